@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Dynamic ftrace, ours: build, boot and test the Linux 6.1 base with our
+# overlay (default) or untouched (STOCK=1).  See README.md.
+#
+#   make run       build, boot, show function tracing in the guest
+#   make check     build, boot, run every test, print the table
+#
+# Variables:
+#   STOCK=1        work on the untouched base instead of ours
+#   TESTS="a b"    make check: run only these ftracetest cases (paths under
+#                  test.d, e.g. ftrace/func_set_ftrace_file.tc); the boot
+#                  self-tests and KUnit always run
+#   INTERACTIVE=1  make run: a shell on the guest console instead of the demo
+#   TIMEOUT=N      hard limit in seconds for one guest boot (default 2700)
+#   JOBS=N         parallel kernel build jobs (default: number of CPUs)
+
+VARIANT    := $(if $(filter 1 y yes,$(STOCK)),stock,ours)
+TOP        := $(CURDIR)
+BUILD      := $(TOP)/build
+HARNESS    := $(TOP)/tools/testing/ftrace-harness
+TARBALL    := /usr/src/linux-source-6.1.tar.xz
+BASE       := $(BUILD)/base
+BASE_SRC   := $(BASE)/src
+OUT        := $(BUILD)/$(VARIANT)
+SRC        := $(if $(filter stock,$(VARIANT)),$(BASE_SRC),$(OUT)/src)
+OBJ        := $(OUT)/obj
+FRAGMENTS  := $(TOP)/kernel/configs/ftrace-qemu-guest.config \
+              $(TOP)/kernel/configs/ftrace-test.config
+JOBS       ?= $(shell nproc)
+TIMEOUT    ?= 2700
+KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=x86_64 LOCALVERSION=-$(VARIANT)
+PHASE      := $(HARNESS)/phase.sh
+
+.PHONY: all deps base tree config kernel ftracetest-dir check run clean distclean
+
+all: kernel
+
+deps:
+	@$(HARNESS)/deps.sh
+
+base: deps
+	@$(PHASE) base $(HARNESS)/tree.sh base $(TARBALL) $(BASE)
+
+# Base + overlay + patches.  Stock builds straight from the base.
+tree: base
+ifeq ($(VARIANT),ours)
+	@$(PHASE) overlay $(HARNESS)/tree.sh apply $(TOP) $(BASE_SRC) $(SRC)
+endif
+
+$(OBJ)/.config: $(FRAGMENTS) $(HARNESS)/kconfig.sh $(BASE)/.extracted
+	@$(PHASE) config $(HARNESS)/kconfig.sh $(SRC) $(OBJ) $(FRAGMENTS)
+
+config: tree
+	@$(MAKE) -s --no-print-directory $(OBJ)/.config
+
+kernel: config
+	@$(PHASE) kernel sh -ec '$(KMAKE) -j$(JOBS) bzImage modules; \
+		cmp -s $(OBJ)/arch/x86/boot/bzImage $(OUT)/bzImage || \
+			cp $(OBJ)/arch/x86/boot/bzImage $(OUT)/bzImage; \
+		rm -rf $(OUT)/modules.new; \
+		$(KMAKE) modules_install INSTALL_MOD_PATH=$(OUT)/modules.new \
+			INSTALL_MOD_STRIP=1 >/dev/null; \
+		rm -rf $(OUT)/modules; mv $(OUT)/modules.new $(OUT)/modules'
+	@echo "  KERNEL  $(OUT)/bzImage ($$(cat $(OBJ)/include/config/kernel.release)), $(VARIANT) on $$(cat $(BASE)/VERSION)"
+
+# ftracetest of the base with our own test.d cases added, for either variant.
+ftracetest-dir: base
+	@rm -rf $(OUT)/ftracetest
+	@cp -a $(BASE_SRC)/tools/testing/selftests/ftrace $(OUT)/ftracetest
+	@if [ -d tools/testing/selftests/ftrace ]; then \
+		cp -a tools/testing/selftests/ftrace/. $(OUT)/ftracetest/; fi
+
+check: kernel ftracetest-dir
+	@printf 'FH_FTRACETEST=%s\nFH_TESTS="%s"\n. %s\n' $(OUT)/ftracetest '$(TESTS)' \
+		$(HARNESS)/job-check.sh > $(OUT)/check.job
+	@rm -rf $(OUT)/results
+	@$(PHASE) guest $(HARNESS)/qemu-run.sh -k $(OUT)/bzImage -m $(OUT)/modules \
+		-o $(OUT)/results -j $(OUT)/check.job -t $(TIMEOUT) || true
+	@$(PHASE) summary $(HARNESS)/summarize.py $(OUT)/results \
+		$(HARNESS)/known-failures/$(VARIANT).txt $(OUT)/ftracetest \
+		"Variant:  $(VARIANT)" "Base:     $$(cat $(BASE)/VERSION)" \
+		"Kernel:   $$(cat $(OBJ)/include/config/kernel.release)" \
+		"Tests:    $(if $(TESTS),$(TESTS),all ftracetest cases)" \
+		"Results:  $(OUT)/results"
+
+run: kernel
+	@printf 'FH_INTERACTIVE=%s\n. %s\n' '$(INTERACTIVE)' $(HARNESS)/job-run.sh > $(OUT)/run.job
+	@$(HARNESS)/qemu-run.sh -k $(OUT)/bzImage -m $(OUT)/modules -o $(OUT)/run \
+		-j $(OUT)/run.job -t $(TIMEOUT) $(if $(filter 1,$(INTERACTIVE)),-i)
+
+clean:
+	rm -rf $(BUILD)/ours $(BUILD)/stock
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# deps.sh: make sure this Debian 12 host has what the harness needs.
+# As root, install what is missing with apt-get; otherwise print the one
+# apt-get line to run, and fail.
+set -euo pipefail
+
+# command-or-file  package
+need="
+qemu-system-x86_64 qemu-system-x86
+gcc gcc
+make make
+flex flex
+bison bison
+bc bc
+perl perl
+python3 python3
+patch patch
+xz xz-utils
+cpio cpio
+depmod kmod
+ip iproute2
+ping iputils-ping
+checkbashisms devscripts
+/usr/include/gelf.h libelf-dev
+/usr/include/openssl/opensslv.h libssl-dev
+/usr/src/linux-source-6.1.tar.xz linux-source-6.1
+"
+missing=()
+while read -r what pkg; do
+	[ -n "$what" ] || continue
+	case "$what" in
+	/*) [ -e "$what" ] && continue ;;
+	*) command -v "$what" >/dev/null 2>&1 && continue ;;
+	esac
+	missing+=("$pkg")
+done <<< "$need"
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+line="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "Missing packages. Run as root:" >&2
+	echo "    apt-get update && $line" >&2
+	exit 1
+fi
+echo "  DEPS    installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+$line -qq >/dev/null

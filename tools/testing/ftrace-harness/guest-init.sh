@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 of the harness guest (qemu-run.sh passes it as init=).
+#
+# The root filesystem is the host's, read-only over virtio-9p.  We add
+# tmpfs where programs write, make the built modules appear under
+# /lib/modules, bring up loopback, run the job the host left in the
+# results share, and power off.  Any way out of this script ends in a
+# power-off, so QEMU always exits.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root TERM=${TERM:-linux}
+OUT=/tmp/out
+
+say() { echo "harness-guest: $*"; }
+
+poweroff_now() {
+	sync
+	echo o > /proc/sysrq-trigger
+	sleep 30
+	say "power-off did not happen"
+	exit 1
+}
+trap poweroff_now EXIT
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+for d in /tmp /run /var/tmp /var/log /root; do
+	[ -d "$d" ] && mount -t tmpfs tmpfs "$d"
+done
+mount -t tracefs tracefs /sys/kernel/tracing
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+
+mkdir -p "$OUT"
+if ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 fhout "$OUT"; then
+	say "cannot mount the results share"
+	exit 1
+fi
+
+# Modules: /lib/modules/$(uname -r) must be the ones we built.  /lib is
+# usually /usr/lib on the host; when it has no modules directory to mount
+# over, an overlay with a tmpfs upper layer makes one.
+moddir=$FH_MODULES/lib/modules
+if [ -n "$FH_MODULES" ] && [ -d "$moddir" ]; then
+	if [ ! -d /lib/modules ]; then
+		libdir=$(readlink -f /lib)
+		mkdir -p /run/libovl/upper /run/libovl/work
+		mount -t overlay overlay -o "lowerdir=$libdir,upperdir=/run/libovl/upper,workdir=/run/libovl/work" "$libdir" ||
+			say "cannot overlay $libdir: modules will not load"
+		mkdir -p /lib/modules
+	fi
+	mount --bind "$moddir" /lib/modules || say "cannot bind $moddir on /lib/modules"
+fi
+
+ip link set lo up || say "cannot bring up lo"
+hostname ftrace-guest 2>/dev/null
+
+say "kernel $(uname -r), $(nproc) CPUs online, running $OUT/job.sh"
+cd /tmp
+bash "$OUT/job.sh"
+st=$?
+say "job exited with status $st"
+echo "$st" > "$OUT/job.status"

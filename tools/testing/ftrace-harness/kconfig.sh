@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kconfig.sh SRC OBJ FRAGMENT...
+#
+# Configure the kernel in SRC (built in OBJ) as tinyconfig plus FRAGMENTs,
+# then check that every symbol a fragment sets has that value in the final
+# .config.  Kconfig silently drops a symbol whose dependencies are not met;
+# failing here instead keeps "the config has X" true.
+set -euo pipefail
+
+src=$1 obj=$2
+shift 2
+kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 "$@"; }
+
+mkdir -p "$obj"
+kmake tinyconfig >/dev/null
+"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" 2>&1 >/dev/null |
+	{ grep -v "changes choice state" >&2 || true; }
+kmake olddefconfig 2>&1 >/dev/null | { grep -v "changes choice state" >&2 || true; }
+
+bad=0
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*)
+		sym=${line%%=*}
+		want=$line ;;
+	"# CONFIG_"*" is not set")
+		sym=${line#\# }
+		sym=${sym%% *}
+		want="" ;;
+	*) continue ;;
+	esac
+	have=$(grep -E "^$sym=" "$obj/.config" || true)
+	if [ "$have" != "$want" ]; then
+		echo "kconfig.sh: $sym: fragment wants '${want:-not set}', .config has '${have:-not set}'" >&2
+		bad=1
+	fi
+done < <(cat "$@")
+[ $bad -eq 0 ] || { echo "kconfig.sh: unmet fragment options (missing dependency?)" >&2; exit 1; }
+echo "  CONFIG  $obj/.config: tinyconfig + $(for f in "$@"; do basename "$f"; done | tr '\n' ' ')"

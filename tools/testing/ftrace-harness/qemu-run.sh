@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# qemu-run.sh -k BZIMAGE -m MODULES_ROOT -o OUTDIR -j JOB [-t SECONDS] [-i]
+#
+# Boot BZIMAGE in QEMU on the host's root filesystem (read-only, virtio-9p,
+# as virtme-ng does), with MODULES_ROOT/lib/modules visible in the guest as
+# /lib/modules and OUTDIR shared read-write at /tmp/out.  The guest runs
+# the bash script JOB from there and powers off.
+#
+#   -t SECONDS  hard limit for the whole boot (default 2700); QEMU is killed
+#               when it is reached
+#   -i          interactive: the serial console is this terminal, no limit
+#
+# Exit status: 0 when the guest finished the job and its kernel log shows no
+# oops, BUG, WARNING, lockdep report, RCU stall or hung task; 1 otherwise,
+# after printing the offending lines.  Console output is kept in
+# OUTDIR/console.log.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+kernel="" modules="" out="" job="" limit=2700 interactive=0
+while getopts "k:m:o:j:t:i" opt; do
+	case $opt in
+	k) kernel=$OPTARG ;;
+	m) modules=$OPTARG ;;
+	o) out=$OPTARG ;;
+	j) job=$OPTARG ;;
+	t) limit=$OPTARG ;;
+	i) interactive=1 ;;
+	*) exit 2 ;;
+	esac
+done
+die() { echo "qemu-run.sh: $*" >&2; exit 1; }
+[ -f "$kernel" ] || die "no kernel image '$kernel'"
+[ -f "$job" ] || die "no job script '$job'"
+[ -n "$out" ] || die "no output directory"
+kernel=$(readlink -f "$kernel")
+modules=$(readlink -f "${modules:-/nonexistent}")
+case "$modules$here" in
+*[[:space:]]*) die "paths with spaces cannot go on the kernel command line" ;;
+esac
+
+mkdir -p "$out"
+out=$(readlink -f "$out")
+rm -f "$out/job.status" "$out/console.log" "$out/log-problems.txt" "$out/runner.txt"
+cp "$job" "$out/job.sh"
+
+# KVM only when it really works here: /dev/kvm can exist on a host where
+# running a vCPU fails, so let the firmware run for a few seconds and
+# expect to be stopped by the timeout rather than by an error.  Otherwise
+# single-threaded TCG, which keeps the stock function_graph boot self-test
+# from hanging with 2 vCPUs.
+kvm_works() {
+	[ -w /dev/kvm ] || return 1
+	timeout 5 qemu-system-x86_64 -accel kvm -cpu host -machine q35 \
+		-nodefaults -display none -serial none -monitor none \
+		< /dev/null > /dev/null 2>&1 &
+	wait $! 2>/dev/null
+	[ $? -eq 124 ]
+}
+if kvm_works; then
+	accel=(-accel kvm -cpu host)
+	accel_name=kvm
+else
+	accel=(-accel tcg,thread=single -cpu max)
+	accel_name="tcg,thread=single"
+fi
+
+cmdline="console=ttyS0,115200 loglevel=5 printk.time=1 panic=-1
+ root=fhroot rootfstype=9p ro
+ rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose
+ init=$here/guest-init.sh FH_MODULES=$modules"
+
+qemu=(qemu-system-x86_64 "${accel[@]}" -smp 2 -m 2G -machine q35
+	-nodefaults -no-reboot -display none
+	-kernel "$kernel" -append "$(echo $cmdline)"
+	-fsdev "local,id=fhroot,path=/,security_model=none,readonly=on,multidevs=remap"
+	-device "virtio-9p-pci,fsdev=fhroot,mount_tag=fhroot"
+	-fsdev "local,id=fhout,path=$out,security_model=none"
+	-device "virtio-9p-pci,fsdev=fhout,mount_tag=fhout")
+
+echo "qemu-run.sh: $(basename "$kernel") accel=$accel_name smp=2 limit=${limit}s out=$out"
+if [ $interactive -eq 1 ]; then
+	"${qemu[@]}" -serial mon:stdio
+	exit $?
+fi
+
+# Batch: the console goes to console.log; the terminal sees the harness's
+# own lines, test results and kernel warnings only.
+start=$(date +%s)
+timeout -k 15 "$limit" "${qemu[@]}" -serial stdio < /dev/null 2>&1 |
+	tee "$out/console.log" |
+	grep --line-buffered -E '^harness|^\[[0-9]+\] |^# |WARNING|BUG|Oops|panic|stall|blocked for more' 
+qrc=${PIPESTATUS[0]}
+echo "qemu-run.sh: QEMU exited with status $qrc after $(( $(date +%s) - start ))s"
+
+fail=0
+if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+	echo "qemu-run.sh: FAIL: guest killed after the ${limit}s limit" | tee -a "$out/runner.txt"
+	fail=1
+fi
+if [ ! -f "$out/job.status" ]; then
+	echo "qemu-run.sh: FAIL: guest did not finish its job" | tee -a "$out/runner.txt"
+	fail=1
+fi
+if ! "$here/logscan.sh" "$out/console.log" "$out/dmesg.txt" > "$out/log-problems.txt"; then
+	echo "qemu-run.sh: FAIL: the guest kernel reported problems:"
+	sed 's/^/    /' "$out/log-problems.txt" | head -n 60
+	fail=1
+fi
+exit $fail

@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Summarize one harness boot: boot self-tests, KUnit, ftracetest, guest log.
+
+summarize.py OUTDIR KNOWN_FAILURES FTRACETEST_DIR [header line...]
+
+Reads what the guest left in OUTDIR (dmesg.txt, ftracetest.txt,
+log-problems.txt, job.status), prints a table of every test and its result,
+the known failures with their reasons, what was not run and why, and a
+closing line 'N passed, N failed, N skipped'.  The same text goes to
+OUTDIR/summary.txt.  Exit status 1 on any failure not listed in
+KNOWN_FAILURES.
+
+KNOWN_FAILURES has one test per line, 'NAME | reason', NAME exactly as the
+table prints it ('#' starts a comment line).
+"""
+import os
+import re
+import sys
+
+TS = r'^\[\s*\d+\.\d+\]\s?'
+
+
+def read(path):
+    try:
+        with open(path, errors='replace') as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
+def boot_selftests(dmesg):
+    """'Testing X: PASSED' lines of the tracer startup self-tests.
+
+    A test may print progress between its 'Testing X: ' and its verdict
+    (the ftrace ops tests do), so the verdict is the first PASSED, OK or
+    FAILED before the next 'Testing' line.  Per-event checks ('Testing event X:
+    OK') are not counted: a broken event trips a WARN, which the log scan
+    reports.
+    """
+    results = []
+    seen = {}
+    lines = [re.sub(TS, '', l) for l in dmesg.splitlines()]
+    for i, line in enumerate(lines):
+        m = re.match(r'(?:\w+: )?Testing (.+?):(.*)$', line)
+        if not m or m.group(1).startswith('event '):
+            continue
+        res = 'FAIL'
+        for later in [m.group(2)] + lines[i + 1:]:
+            if later is not m.group(2) and later.startswith('Testing '):
+                break
+            if re.search(r'\bFAILED\b', later):
+                break
+            if re.search(r'\bPASSED\b|: OK\b|^\s*OK\b', ':' + later):
+                res = 'PASS'
+                break
+        name = m.group(1)
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:      # the event suite runs twice
+            name += ' (run %d)' % seen[name]
+        results.append(('boot', name, res, ''))
+    return results
+
+
+def kunit(dmesg):
+    """KTAP test cases from the kernel log: 'suite.case' per result line."""
+    results = []
+    suite = []
+    for raw in dmesg.splitlines():
+        line = re.sub(TS, '', raw)
+        m = re.match(r'^(\s*)# Subtest: (\S+)', line)
+        if m:
+            depth = len(m.group(1)) // 4
+            del suite[depth:]
+            suite.append(m.group(2))
+            continue
+        m = re.match(r'^(\s*)(not ok|ok) \d+ (?:- )?([^#]*?)\s*(#\s*(\S+)(.*))?$', line)
+        if not m:
+            continue
+        depth = len(m.group(1)) // 4
+        if depth == 0:
+            continue        # suite totals; the cases are counted
+        name = '.'.join(suite[:depth] + [m.group(3)])
+        directive = (m.group(5) or '').upper()
+        if directive == 'SKIP':
+            res = 'SKIP'
+        else:
+            res = 'PASS' if m.group(2) == 'ok' else 'FAIL'
+        results.append(('kunit', name, res, (m.group(6) or '').strip()))
+    return results
+
+
+def ftracetest_requires(ftdir):
+    """Map each .tc description to its '# requires:' line."""
+    req = {}
+    for root, _, files in os.walk(os.path.join(ftdir, 'test.d')):
+        for fn in files:
+            if not fn.endswith('.tc'):
+                continue
+            desc = need = ''
+            for line in open(os.path.join(root, fn), errors='replace'):
+                if line.startswith('# description:'):
+                    desc = line.split(':', 1)[1].strip()
+                elif line.startswith('# requires:'):
+                    need = line.split(':', 1)[1].strip()
+            req[desc] = need
+    return req
+
+
+def ftracetest(text, requires):
+    results = []
+    totals = {}
+    for line in text.splitlines():
+        m = re.match(r'^\[(\d+)\](?: \(instance\) )?(.*?)\s*\[(\w+)\]\s*$', line)
+        if m:
+            desc = m.group(2).strip()
+            name = desc + (' (instance)' if '(instance)' in line else '')
+            res = {'PASS': 'PASS', 'FAIL': 'FAIL', 'UNRESOLVED': 'UNRESOLVED',
+                   'UNTESTED': 'UNTESTED', 'UNSUPPORTED': 'UNSUPPORTED',
+                   'XFAIL': 'XFAIL'}.get(m.group(3), 'FAIL')
+            why = ''
+            if res == 'UNSUPPORTED':
+                why = 'requires: ' + (requires.get(desc) or '(see test)')
+            results.append(('ftracetest', name, res, why))
+        m = re.match(r'^# of (\w+)(?:\(.*\))?:\s+(\d+)', line)
+        if m:
+            totals[m.group(1)] = int(m.group(2))
+    return results, totals
+
+
+def load_known(path):
+    known = {}
+    for line in (read(path) or '').splitlines():
+        if not line.strip() or line.lstrip().startswith('#'):
+            continue
+        name, _, why = line.partition('|')
+        known[name.strip()] = why.strip() or '(no reason given)'
+    return known
+
+
+def main():
+    out, known_path, ftdir = sys.argv[1:4]
+    header = sys.argv[4:]
+    known = load_known(known_path)
+    lines = list(header)
+    results = []
+    problems = []
+
+    for line in (read(os.path.join(out, 'runner.txt')) or '').splitlines():
+        problems.append(line.replace('qemu-run.sh: FAIL: ', ''))
+    dmesg = read(os.path.join(out, 'dmesg.txt'))
+    status = read(os.path.join(out, 'job.status'))
+    if dmesg is None:
+        problems.append('guest left no dmesg.txt (it did not finish)')
+        dmesg = read(os.path.join(out, 'console.log')) or ''
+    if status is None or status.strip() != '0':
+        problems.append('guest job did not finish (status %s)' %
+                        (status.strip() if status else 'missing'))
+
+    boot = boot_selftests(dmesg)
+    if not boot:
+        problems.append('no boot self-test result in the kernel log')
+    results += boot
+    results += kunit(dmesg)
+
+    ft_text = read(os.path.join(out, 'ftracetest.txt')) or ''
+    ft, totals = ftracetest(ft_text, ftracetest_requires(ftdir))
+    if not ft:
+        problems.append('ftracetest produced no results')
+    # Cross-check our parse against ftracetest's own totals.
+    names = {'passed': 'PASS', 'failed': 'FAIL', 'unresolved': 'UNRESOLVED',
+             'untested': 'UNTESTED', 'unsupported': 'UNSUPPORTED',
+             'xfailed': 'XFAIL'}
+    for key, res in names.items():
+        got = sum(1 for r in ft if r[2] == res)
+        if key in totals and totals[key] != got:
+            problems.append('ftracetest says %d %s, parsed %d' %
+                            (totals[key], key, got))
+    if ft and not totals:
+        problems.append('ftracetest did not print its totals (cut short?)')
+    results += ft
+
+    logp = (read(os.path.join(out, 'log-problems.txt')) or '').strip()
+    results.append(('guest', 'kernel log free of oops/BUG/WARNING/lockdep/stall/hung task',
+                    'FAIL' if logp else 'PASS', ''))
+    for p in problems:
+        results.append(('harness', p, 'FAIL', ''))
+
+    # Classify.
+    passed, failed, known_fail, not_run, fixed = [], [], [], [], []
+    for suite, name, res, why in results:
+        full = '%s: %s' % (suite, name)
+        if res == 'PASS':
+            passed.append(full)
+            if full in known:
+                fixed.append(full)
+        elif res in ('FAIL', 'UNRESOLVED', 'UNTESTED'):
+            if full in known:
+                known_fail.append((full, res, known[full]))
+            else:
+                failed.append((full, res))
+        else:
+            not_run.append((full, res, why))
+
+    lines.append('')
+    lines.append('%-11s %s' % ('RESULT', 'TEST'))
+    for suite, name, res, why in results:
+        full = '%s: %s' % (suite, name)
+        shown = res
+        if full in known and res in ('FAIL', 'UNRESOLVED', 'UNTESTED'):
+            shown = 'KNOWN-' + res
+        lines.append('%-11s %s' % (shown, full))
+    if logp:
+        lines.append('')
+        lines.append('Guest kernel log problems:')
+        lines += ['    ' + l for l in logp.splitlines()[:60]]
+    if known_fail:
+        lines.append('')
+        lines.append('Known failures (%s), not counted as failed:' % known_path)
+        for full, res, why in known_fail:
+            lines.append('    %s [%s]: %s' % (full, res, why))
+    if not_run:
+        lines.append('')
+        lines.append('Not run or expected to fail:')
+        for full, res, why in not_run:
+            lines.append('    %s [%s]%s' % (full, res, (': ' + why) if why else ''))
+    if fixed:
+        lines.append('')
+        lines.append('Listed as known failures but PASSED now (take them off the list):')
+        lines += ['    ' + f for f in fixed]
+    stale = [k for k in known if k not in {'%s: %s' % (r[0], r[1]) for r in results}]
+    if stale:
+        lines.append('')
+        lines.append('Listed as known failures but not run at all:')
+        lines += ['    ' + s for s in stale]
+    if failed:
+        lines.append('')
+        lines.append('FAILED:')
+        lines += ['    %s [%s]' % f for f in failed]
+    lines.append('')
+    lines.append('%d passed, %d failed, %d skipped' %
+                 (len(passed), len(failed), len(known_fail) + len(not_run)))
+    text = '\n'.join(lines) + '\n'
+    with open(os.path.join(out, 'summary.txt'), 'w') as f:
+        f.write(text)
+    sys.stdout.write(text)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
