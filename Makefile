@@ -13,6 +13,7 @@
 #                  self-tests and KUnit always run
 #   INTERACTIVE=1  make run: a shell on the guest console instead of the demo
 #   TIMEOUT=N      hard limit in seconds for one guest boot (default 2700)
+#   ROUNDS=N       make bench: tracer switches measured per variant (default 5)
 #   JOBS=N         parallel kernel build jobs (default: number of CPUs)
 
 VARIANT    := $(if $(filter 1 y yes,$(STOCK)),stock,ours)
@@ -32,7 +33,7 @@ TIMEOUT    ?= 2700
 KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=x86_64 LOCALVERSION=-$(VARIANT)
 PHASE      := $(HARNESS)/phase.sh
 
-.PHONY: all deps base tree config kernel ftracetest-dir check run clean distclean
+.PHONY: all deps base tree config kernel ftracetest-dir check run bench clean distclean
 
 all: kernel
 
@@ -87,7 +88,23 @@ check: kernel ftracetest-dir
 run: kernel
 	@printf 'FH_INTERACTIVE=%s\n. %s\n' '$(INTERACTIVE)' $(HARNESS)/job-run.sh > $(OUT)/run.job
 	@$(HARNESS)/qemu-run.sh -k $(OUT)/bzImage -m $(OUT)/modules -o $(OUT)/run \
-		-j $(OUT)/run.job -t $(TIMEOUT) $(if $(filter 1,$(INTERACTIVE)),-i)
+		-j $(OUT)/run.job -t $(TIMEOUT) $(if $(filter 1,$(INTERACTIVE)),-i,-v)
+
+# The core benchmark: both variants built and booted in one run, figures
+# side by side (tools/testing/ftrace-harness/bench-report.py says which).
+ROUNDS ?= 5
+bench:
+	@$(MAKE) --no-print-directory kernel STOCK=
+	@$(MAKE) --no-print-directory kernel STOCK=1
+	@for v in ours stock; do \
+		printf 'FH_ROUNDS=%s\n. %s\n' '$(ROUNDS)' $(HARNESS)/job-bench.sh > $(BUILD)/$$v/bench.job; \
+		$(PHASE) bench-$$v $(HARNESS)/qemu-run.sh -k $(BUILD)/$$v/bzImage \
+			-m $(BUILD)/$$v/modules -o $(BUILD)/$$v/bench \
+			-j $(BUILD)/$$v/bench.job -t $(TIMEOUT) || exit 1; \
+	done
+	@$(HARNESS)/bench-report.py $(BUILD)/ours/bench $(BUILD)/stock/bench \
+		"Base: $$(cat $(BASE)/VERSION); command: make bench ROUNDS=$(ROUNDS); $$(date -u +%F)" \
+		| tee $(BUILD)/bench.txt
 
 clean:
 	rm -rf $(BUILD)/ours $(BUILD)/stock

@@ -11,6 +11,8 @@
 #   -t SECONDS  hard limit for the whole boot (default 2700); QEMU is killed
 #               when it is reached
 #   -i          interactive: the serial console is this terminal, no limit
+#   -v          show the whole console, not only the harness's lines, test
+#               results and kernel warnings
 #
 # Exit status: 0 when the guest finished the job and its kernel log shows no
 # oops, BUG, WARNING, lockdep report, RCU stall or hung task; 1 otherwise,
@@ -19,8 +21,8 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-kernel="" modules="" out="" job="" limit=2700 interactive=0
-while getopts "k:m:o:j:t:i" opt; do
+kernel="" modules="" out="" job="" limit=2700 interactive=0 verbose=0
+while getopts "k:m:o:j:t:iv" opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	m) modules=$OPTARG ;;
@@ -28,6 +30,7 @@ while getopts "k:m:o:j:t:i" opt; do
 	j) job=$OPTARG ;;
 	t) limit=$OPTARG ;;
 	i) interactive=1 ;;
+	v) verbose=1 ;;
 	*) exit 2 ;;
 	esac
 done
@@ -86,12 +89,14 @@ if [ $interactive -eq 1 ]; then
 	exit $?
 fi
 
-# Batch: the console goes to console.log; the terminal sees the harness's
-# own lines, test results and kernel warnings only.
+# Batch: the console goes to console.log; unless -v, the terminal sees the
+# harness's own lines, test results and kernel warnings only.
+show='^harness|^\[[0-9]+\] |^# |WARNING|BUG|Oops|panic|stall|blocked for more'
+[ $verbose -eq 1 ] && show=''
 start=$(date +%s)
 timeout -k 15 "$limit" "${qemu[@]}" -serial stdio < /dev/null 2>&1 |
 	tee "$out/console.log" |
-	grep --line-buffered -E '^harness|^\[[0-9]+\] |^# |WARNING|BUG|Oops|panic|stall|blocked for more' 
+	grep --line-buffered -E "$show"
 qrc=${PIPESTATUS[0]}
 echo "qemu-run.sh: QEMU exited with status $qrc after $(( $(date +%s) - start ))s"
 

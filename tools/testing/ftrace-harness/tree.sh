@@ -62,13 +62,13 @@ install_if_changed() {
 }
 
 cmd_apply() {
-	local repo=$1 base=$2 dest=$3 stage manifest new_manifest f p
+	local repo=$1 base=$2 dest=$3 manifest f p
 	[ -f "$base/Makefile" ] || die "base tree $base missing: run 'make base'"
 	if [ ! -f "$dest/.ftrace-overlay-manifest" ]; then
 		echo "  COPY    base -> $dest"
-		rm -rf "$dest"
-		mkdir -p "$(dirname "$dest")"
-		cp -a "$base" "$dest.tmp"
+		rm -rf "$dest" "$dest.tmp"
+		mkdir -p "$dest.tmp"
+		cp -a "$base/." "$dest.tmp/"
 		mv "$dest.tmp" "$dest"
 		: > "$dest/.ftrace-overlay-manifest"
 	fi

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Print ours and stock side by side from two 'make bench' guest runs.
+
+bench-report.py OURS_RESULTS STOCK_RESULTS [header line...]
+
+Each RESULTS directory holds bench.txt (written by job-bench.sh) and
+dmesg.txt.  Figures:
+
+  records          first field of dyn_ftrace_total_info
+  bytes/record     table memory / records; the memory is what the core
+                   reports: 'pages:N' of dyn_ftrace_total_info (4 KiB
+                   pages), or a 'ftrace: ... bytes' boot line when the core
+                   prints bytes itself
+  boot conversion  the core's own boot line ('... in N us'), else the time
+                   between upstream's 'ftrace: allocating' and 'ftrace:
+                   allocated' lines
+  enable/disable   median wall time of 'echo function > current_tracer'
+                   and 'echo nop > current_tracer' with every function
+                   enabled (guest clock)
+The ratio column is ours / stock: below 1.00 means ours is smaller/faster.
+"""
+import os
+import re
+import statistics
+import sys
+
+
+def figures(d):
+    bench = open(os.path.join(d, 'bench.txt')).read()
+    dmesg = open(os.path.join(d, 'dmesg.txt'), errors='replace').read()
+    f = {}
+    vals = {}
+    for line in bench.splitlines():
+        k, _, v = line.partition(' ')
+        vals.setdefault(k, []).append(v)
+    f['release'] = vals['release'][0]
+    recs = int(vals['records'][0])
+    f['records'] = recs
+    m = re.search(r'ftrace: .*?(\d+) bytes', dmesg)
+    if m:
+        mem = int(m.group(1))
+    else:
+        m = re.search(r'pages:\s*(\d+)', vals['total_info'][0])
+        mem = int(m.group(1)) * 4096 if m else None
+    f['bytes/record'] = mem / recs if mem and recs else None
+    m = re.search(r'ftrace: .* in (\d+) us', dmesg)
+    if m:
+        f['boot conversion (ms)'] = int(m.group(1)) / 1000
+    else:
+        ts = lambda pat: float(re.search(r'\[\s*(\d+\.\d+)\] ' + pat, dmesg).group(1))
+        try:
+            f['boot conversion (ms)'] = (ts('ftrace: allocated') -
+                                         ts('ftrace: allocating')) * 1000
+        except AttributeError:
+            f['boot conversion (ms)'] = None
+    for key, name in (('enable_all_ns', 'enable all (ms)'),
+                      ('disable_all_ns', 'disable all (ms)')):
+        f[name] = statistics.median(int(v) for v in vals[key]) / 1e6
+    f['sites enabled'] = int(vals['enabled_sites'][0])
+    f['rounds'] = len(vals['enable_all_ns'])
+    return f
+
+
+def main():
+    ours, stock = figures(sys.argv[1]), figures(sys.argv[2])
+    for h in sys.argv[3:]:
+        print(h)
+    print('%-22s %14s %14s %8s' % ('', 'ours', 'stock', 'ratio'))
+    for k in ours:
+        a, b = ours[k], stock[k]
+        if isinstance(a, str):
+            print('%-22s %14s %14s' % (k, a, b))
+            continue
+        fmt = lambda x: '-' if x is None else ('%.1f' % x if isinstance(x, float) else str(x))
+        r = '%.2f' % (a / b) if a is not None and b else '-'
+        print('%-22s %14s %14s %8s' % (k, fmt(a), fmt(b), r))
+
+
+if __name__ == '__main__':
+    main()

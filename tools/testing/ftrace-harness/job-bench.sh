@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest job for 'make bench': measure the dynamic ftrace core.
+#   FH_ROUNDS  how many times to switch the function tracer (default 5)
+# Writes bench.txt, one 'key value' per line, for bench-report.py.
+t=/sys/kernel/tracing
+out=/tmp/out
+rounds=${FH_ROUNDS:-5}
+ns() { date +%s%N; }
+{
+	echo "release $(uname -r)"
+	read -r recs rest < $t/dyn_ftrace_total_info
+	echo "records $recs"
+	echo "total_info $recs $rest"
+	echo 0 > $t/tracing_on
+	for i in $(seq "$rounds"); do
+		a=$(ns)
+		echo function > $t/current_tracer
+		b=$(ns)
+		echo "enabled_sites $(wc -l < $t/enabled_functions)"
+		echo nop > $t/current_tracer
+		c=$(ns)
+		echo "enable_all_ns $((b - a))"
+		echo "disable_all_ns $((c - b))"
+	done
+	echo 1 > $t/tracing_on
+} > "$out/bench.txt" 2>&1
+cat "$out/bench.txt"
+dmesg > "$out/dmesg.txt"
