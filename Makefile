@@ -62,7 +62,9 @@ kernel: config
 		rm -rf $(OUT)/modules.new; \
 		$(KMAKE) modules_install INSTALL_MOD_PATH=$(OUT)/modules.new \
 			INSTALL_MOD_STRIP=1 >/dev/null; \
-		rm -rf $(OUT)/modules; mv $(OUT)/modules.new $(OUT)/modules'
+		rm -rf $(OUT)/modules; mv $(OUT)/modules.new $(OUT)/modules; \
+		cd $(OBJ) && $(TOP)/scripts/check-mcount-loc.py vmlinux \
+			$$(find . -name "*.ko" | sort)'
 	@echo "  KERNEL  $(OUT)/bzImage ($$(cat $(OBJ)/include/config/kernel.release)), $(VARIANT) on $$(cat $(BASE)/VERSION)"
 
 # ftracetest of the base with our own test.d cases added, for either variant.

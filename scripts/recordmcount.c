@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * recordmcount - record the fentry call sites of an object in __mcount_loc
+ *
+ * Usage: recordmcount [-w] FILE.o...
+ *
+ * Kbuild runs this on every object compiled with CC_FLAGS_FTRACE.  With
+ * -mfentry, GCC starts each traced function with "call __fentry__"; the
+ * dynamic ftrace core must know where every one of those calls is, so that
+ * it can turn them into NOPs at boot (or module load) and back into calls
+ * only while someone traces.  This tool finds them from the relocations
+ * against __fentry__ and appends two sections to the object:
+ *
+ *   __mcount_loc       one 8-byte slot per call site, in file order
+ *   .rela__mcount_loc  an R_X86_64_64 relocation per slot, against the
+ *                      section symbol of the text section + offset of
+ *                      the call instruction
+ *
+ * The linker collects __mcount_loc into the table the core walks at boot
+ * (__start_mcount_loc..__stop_mcount_loc, sorted by scripts/sorttable when
+ * BUILDTIME_MCOUNT_SORT), and the module loader relocates a module's copy.
+ *
+ * Relocations are made against section symbols where the assembler
+ * emitted one, else against a local or global function symbol, never a
+ * weak one: a weak function overridden at link time would send its record
+ * to the overriding function's address (see anchor()).
+ *
+ * Only what the x86_64 kernel build produces is accepted: 64-bit
+ * little-endian relocatable ELF for EM_X86_64.  Anything unexpected (a
+ * __fentry__ reference that is not a 5-byte call, a call with no local
+ * anchor symbol) fails the build instead of producing a wrong table; -w
+ * turns the non-call references into warnings.  An object that already has
+ * __mcount_loc is left alone, so running twice is harmless.
+ *
+ * The file is rewritten whole: original bytes first, then the new section
+ * data, a grown copy of the section-name table and a new section header
+ * table.  The old name table stays behind unreferenced.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MCOUNT_SEC	"__mcount_loc"
+#define MCOUNT_RELA_SEC	".rela__mcount_loc"
+#define FENTRY_SYM	"__fentry__"
+#define CALL_OPCODE	0xe8	/* call rel32 */
+
+struct obj {
+	const char *path;
+	unsigned char *buf;
+	size_t size;
+	Elf64_Ehdr *eh;
+	Elf64_Shdr *sh;
+	unsigned int shnum;
+	unsigned int shstrndx;
+	unsigned int symtab;		/* section index of .symtab */
+	Elf32_Word *symtab_shndx;	/* extended section indices, or NULL */
+};
+
+/* One recorded call site: relocate slot to sym + addend. */
+struct site {
+	unsigned int sym;
+	Elf64_Sxword addend;
+};
+
+struct sites {
+	struct site *v;
+	size_t n, cap;
+};
+
+static bool warn_only;
+
+static int fail(const struct obj *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "recordmcount: %s: ", o->path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/* True if [off, off + len) lies inside the file. */
+static bool in_file(const struct obj *o, uint64_t off, uint64_t len)
+{
+	return off <= o->size && len <= o->size - off;
+}
+
+static const char *sec_name(const struct obj *o, unsigned int i)
+{
+	const Elf64_Shdr *s = &o->sh[o->shstrndx];
+	Elf64_Word name = o->sh[i].sh_name;
+
+	if (name >= s->sh_size)
+		return "";
+	return (const char *)o->buf + s->sh_offset + name;
+}
+
+static int find_section(const struct obj *o, const char *name)
+{
+	unsigned int i;
+
+	for (i = 1; i < o->shnum; i++)
+		if (!strcmp(sec_name(o, i), name))
+			return i;
+	return -1;
+}
+
+static int load(struct obj *o, const char *path)
+{
+	struct stat st;
+	unsigned int i;
+	ssize_t got;
+	size_t done = 0;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	o->path = path;
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return fail(o, "%s", strerror(errno));
+	o->size = st.st_size;
+	o->buf = malloc(o->size ? o->size : 1);
+	if (!o->buf) {
+		close(fd);
+		return fail(o, "out of memory");
+	}
+	while (done < o->size) {
+		got = read(fd, o->buf + done, o->size - done);
+		if (got <= 0) {
+			close(fd);
+			return fail(o, "short read");
+		}
+		done += got;
+	}
+	close(fd);
+
+	o->eh = (Elf64_Ehdr *)o->buf;
+	if (o->size < sizeof(Elf64_Ehdr) ||
+	    memcmp(o->eh->e_ident, ELFMAG, SELFMAG))
+		return fail(o, "not an ELF file");
+	if (o->eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    o->eh->e_ident[EI_DATA] != ELFDATA2LSB ||
+	    o->eh->e_machine != EM_X86_64 || o->eh->e_type != ET_REL)
+		return fail(o, "not an x86_64 relocatable object");
+	if (o->eh->e_shentsize != sizeof(Elf64_Shdr) ||
+	    !in_file(o, o->eh->e_shoff, sizeof(Elf64_Shdr)))
+		return fail(o, "bad section header table");
+
+	o->sh = (Elf64_Shdr *)(o->buf + o->eh->e_shoff);
+	/* Past SHN_LORESERVE sections, the real counts live in section 0. */
+	o->shnum = o->eh->e_shnum ? o->eh->e_shnum : o->sh[0].sh_size;
+	o->shstrndx = o->eh->e_shstrndx == SHN_XINDEX ?
+		      o->sh[0].sh_link : o->eh->e_shstrndx;
+	if (!in_file(o, o->eh->e_shoff, (uint64_t)o->shnum * sizeof(Elf64_Shdr)) ||
+	    o->shstrndx >= o->shnum)
+		return fail(o, "bad section header table");
+
+	for (i = 0; i < o->shnum; i++) {
+		if (o->sh[i].sh_type != SHT_NOBITS &&
+		    !in_file(o, o->sh[i].sh_offset, o->sh[i].sh_size))
+			return fail(o, "section %u lies outside the file", i);
+		if (o->sh[i].sh_type == SHT_SYMTAB)
+			o->symtab = i;
+		if (o->sh[i].sh_type == SHT_SYMTAB_SHNDX)
+			o->symtab_shndx = (Elf32_Word *)(o->buf + o->sh[i].sh_offset);
+	}
+	if (o->symtab && o->sh[o->symtab].sh_link >= o->shnum)
+		return fail(o, "bad symbol string table link");
+	return 0;
+}
+
+static Elf64_Sym *symbols(const struct obj *o, size_t *n)
+{
+	const Elf64_Shdr *s = &o->sh[o->symtab];
+
+	*n = s->sh_size / sizeof(Elf64_Sym);
+	return (Elf64_Sym *)(o->buf + s->sh_offset);
+}
+
+static const char *sym_name(const struct obj *o, const Elf64_Sym *sym)
+{
+	const Elf64_Shdr *str = &o->sh[o->sh[o->symtab].sh_link];
+
+	if (sym->st_name >= str->sh_size)
+		return "";
+	return (const char *)o->buf + str->sh_offset + sym->st_name;
+}
+
+static unsigned int sym_shndx(const struct obj *o, const Elf64_Sym *sym,
+			      size_t idx)
+{
+	if (sym->st_shndx == SHN_XINDEX && o->symtab_shndx)
+		return o->symtab_shndx[idx];
+	return sym->st_shndx;
+}
+
+/*
+ * The symbol a record in section @sec at @off is relocated against, and the
+ * addend that goes with it.  In order of preference: the section symbol;
+ * the nearest local symbol at or below @off; the nearest global one.  A
+ * weak symbol is never used: the linker may bind it to another object's
+ * definition, and the record would follow it there.  Recent assemblers
+ * leave out section symbols that nothing refers to, which is why the
+ * fallbacks exist.  Returns -1 if no symbol qualifies.
+ */
+static long anchor(const struct obj *o, unsigned int sec, uint64_t off,
+		   Elf64_Sxword *addend)
+{
+	size_t i, n, local = 0, global = 0, best;
+	Elf64_Sym *sym = symbols(o, &n);
+
+	for (i = 1; i < n; i++) {
+		unsigned char bind = ELF64_ST_BIND(sym[i].st_info);
+		size_t *slot;
+
+		if (sym_shndx(o, &sym[i], i) != sec)
+			continue;
+		if (ELF64_ST_TYPE(sym[i].st_info) == STT_SECTION) {
+			*addend = off;
+			return i;
+		}
+		if (sym[i].st_value > off)
+			continue;
+		if (bind == STB_LOCAL)
+			slot = &local;
+		else if (bind == STB_GLOBAL)
+			slot = &global;
+		else
+			continue;
+		if (!*slot || sym[i].st_value > sym[*slot].st_value)
+			*slot = i;
+	}
+	best = local ? local : global;
+	if (!best)
+		return -1;
+	*addend = off - sym[best].st_value;
+	return best;
+}
+
+static int add_site(struct sites *s, unsigned int sym, Elf64_Sxword addend)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		struct site *v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n].sym = sym;
+	s->v[s->n].addend = addend;
+	s->n++;
+	return 0;
+}
+
+/* Collect the call sites in the text section that relocation section @r patches. */
+static int scan_rela(const struct obj *o, unsigned int r, long fentry,
+		     struct sites *out)
+{
+	const Elf64_Shdr *rs = &o->sh[r];
+	const Elf64_Shdr *text;
+	const Elf64_Rela *rela;
+	size_t i, n;
+
+	if (rs->sh_info >= o->shnum)
+		return fail(o, "%s: bad target section", sec_name(o, r));
+	text = &o->sh[rs->sh_info];
+	if (!(text->sh_flags & SHF_EXECINSTR) || text->sh_type != SHT_PROGBITS)
+		return 0;	/* data may point at __fentry__; not a call site */
+
+	rela = (const Elf64_Rela *)(o->buf + rs->sh_offset);
+	n = rs->sh_size / sizeof(*rela);
+	for (i = 0; i < n; i++) {
+		unsigned int type = ELF64_R_TYPE(rela[i].r_info);
+		uint64_t off = rela[i].r_offset;
+		Elf64_Sxword addend;
+		long sym;
+
+		if ((long)ELF64_R_SYM(rela[i].r_info) != fentry)
+			continue;
+		/* "call __fentry__" is e8 <rel32>, the rel32 relocated PC-relative. */
+		if ((type != R_X86_64_PLT32 && type != R_X86_64_PC32) ||
+		    rela[i].r_addend != -4 || off < 1 || off + 4 > text->sh_size ||
+		    o->buf[text->sh_offset + off - 1] != CALL_OPCODE) {
+			if (warn_only) {
+				fprintf(stderr, "recordmcount: %s: warning: %s+%#llx: not a call, not recorded\n",
+					o->path, sec_name(o, rs->sh_info),
+					(unsigned long long)off);
+				continue;
+			}
+			return fail(o, "%s+%#llx: reference to %s is not a call",
+				    sec_name(o, rs->sh_info),
+				    (unsigned long long)off, FENTRY_SYM);
+		}
+		sym = anchor(o, rs->sh_info, off - 1, &addend);
+		if (sym < 0)
+			return fail(o, "%s: no symbol to anchor call sites to",
+				    sec_name(o, rs->sh_info));
+		if (add_site(out, sym, addend))
+			return fail(o, "out of memory");
+	}
+	return 0;
+}
+
+static size_t align8(size_t x)
+{
+	return (x + 7) & ~(size_t)7;
+}
+
+/* Write @o with the two new sections describing @s to @path, atomically. */
+static int write_out(const struct obj *o, const struct sites *s)
+{
+	const Elf64_Shdr *oldstr = &o->sh[o->shstrndx];
+	size_t loc_off, rela_off, str_off, sh_off, total, i;
+	unsigned int nsec = o->shnum + 2, loc = o->shnum, rel = o->shnum + 1;
+	size_t loc_name = oldstr->sh_size;
+	size_t rela_name = loc_name + sizeof(MCOUNT_SEC);
+	size_t str_size = rela_name + sizeof(MCOUNT_RELA_SEC);
+	unsigned char *b;
+	Elf64_Ehdr *eh;
+	Elf64_Shdr *sh;
+	Elf64_Rela *rela;
+	char *tmp;
+	int fd, ret = -1;
+
+	loc_off = align8(o->size);
+	rela_off = loc_off + s->n * 8;
+	str_off = rela_off + s->n * sizeof(Elf64_Rela);
+	sh_off = align8(str_off + str_size);
+	total = sh_off + nsec * sizeof(Elf64_Shdr);
+
+	b = calloc(1, total);
+	if (!b)
+		return fail(o, "out of memory");
+	memcpy(b, o->buf, o->size);
+
+	/* __mcount_loc holds zeroes; the linker fills in the addresses. */
+	rela = (Elf64_Rela *)(b + rela_off);
+	for (i = 0; i < s->n; i++) {
+		rela[i].r_offset = i * 8;
+		rela[i].r_info = ELF64_R_INFO(s->v[i].sym, R_X86_64_64);
+		rela[i].r_addend = s->v[i].addend;
+	}
+	memcpy(b + str_off, o->buf + oldstr->sh_offset, oldstr->sh_size);
+	memcpy(b + str_off + loc_name, MCOUNT_SEC, sizeof(MCOUNT_SEC));
+	memcpy(b + str_off + rela_name, MCOUNT_RELA_SEC, sizeof(MCOUNT_RELA_SEC));
+
+	sh = (Elf64_Shdr *)(b + sh_off);
+	memcpy(sh, o->sh, o->shnum * sizeof(Elf64_Shdr));
+	sh[o->shstrndx].sh_offset = str_off;
+	sh[o->shstrndx].sh_size = str_size;
+
+	sh[loc] = (Elf64_Shdr) {
+		.sh_name = loc_name, .sh_type = SHT_PROGBITS,
+		.sh_flags = SHF_ALLOC, .sh_offset = loc_off,
+		.sh_size = s->n * 8, .sh_addralign = 8,
+	};
+	sh[rel] = (Elf64_Shdr) {
+		.sh_name = rela_name, .sh_type = SHT_RELA,
+		.sh_flags = SHF_INFO_LINK, .sh_offset = rela_off,
+		.sh_size = s->n * sizeof(Elf64_Rela), .sh_link = o->symtab,
+		.sh_info = loc, .sh_addralign = 8,
+		.sh_entsize = sizeof(Elf64_Rela),
+	};
+
+	eh = (Elf64_Ehdr *)b;
+	eh->e_shoff = sh_off;
+	if (nsec >= SHN_LORESERVE) {
+		eh->e_shnum = 0;
+		sh[0].sh_size = nsec;
+	} else {
+		eh->e_shnum = nsec;
+	}
+
+	tmp = malloc(strlen(o->path) + sizeof(".rmc-tmp"));
+	if (!tmp) {
+		free(b);
+		return fail(o, "out of memory");
+	}
+	sprintf(tmp, "%s.rmc-tmp", o->path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		fail(o, "%s: %s", tmp, strerror(errno));
+	} else if (write(fd, b, total) != (ssize_t)total || fsync(fd) ||
+		   close(fd)) {
+		fail(o, "%s: write failed", tmp);
+		unlink(tmp);
+	} else if (rename(tmp, o->path)) {
+		fail(o, "rename: %s", strerror(errno));
+		unlink(tmp);
+	} else {
+		ret = 0;
+	}
+	free(tmp);
+	free(b);
+	return ret;
+}
+
+static int process(const char *path)
+{
+	struct sites s = { 0 };
+	struct obj o;
+	size_t i, n;
+	Elf64_Sym *sym;
+	long fentry = -1;
+	int ret = -1;
+
+	if (load(&o, path))
+		goto out;
+	if (!o.symtab || find_section(&o, MCOUNT_SEC) >= 0) {
+		ret = 0;	/* nothing to link against, or done already */
+		goto out;
+	}
+	sym = symbols(&o, &n);
+	for (i = 1; i < n; i++) {
+		if (sym[i].st_shndx == SHN_UNDEF &&
+		    !strcmp(sym_name(&o, &sym[i]), FENTRY_SYM)) {
+			fentry = i;
+			break;
+		}
+	}
+	if (fentry < 0) {
+		ret = 0;	/* no traced function in this object */
+		goto out;
+	}
+	for (i = 1; i < o.shnum; i++) {
+		if (o.sh[i].sh_type == SHT_RELA && o.sh[i].sh_link == o.symtab &&
+		    scan_rela(&o, i, fentry, &s))
+			goto out;
+	}
+	ret = s.n ? write_out(&o, &s) : 0;
+out:
+	free(s.v);
+	free(o.buf);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1, ret = 0;
+
+	if (i < argc && !strcmp(argv[i], "-w")) {
+		warn_only = true;
+		i++;
+	}
+	if (i >= argc) {
+		fprintf(stderr, "usage: recordmcount [-w] file.o...\n");
+		return 2;
+	}
+	for (; i < argc; i++)
+		if (process(argv[i]))
+			ret = 1;
+	return ret;
+}
