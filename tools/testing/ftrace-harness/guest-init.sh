@@ -3,8 +3,9 @@
 #
 # PID 1 of the harness guest (qemu-run.sh passes it as init=).
 #
-# The root filesystem is the host's, read-only over virtio-9p.  We add
-# tmpfs where programs write, make the built modules appear under
+# The root filesystem is the host's, read-only over virtio-9p.  We make
+# the directories programs write to writable (tmpfs, or overlays on the
+# host's directories), make the built modules appear under
 # /lib/modules, bring up loopback, run the job the host left in the
 # results share, and power off.  Any way out of this script ends in a
 # power-off, so QEMU always exits.
@@ -29,8 +30,21 @@ mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
-for d in /tmp /run /var/tmp /var/log /root; do
-	[ -d "$d" ] && mount -t tmpfs tmpfs "$d"
+mount -t tmpfs tmpfs /run
+
+# Make directory $1 writable while the host's files in it stay visible
+# (the repository itself may live under /tmp or /root): an overlay with a
+# tmpfs upper layer.
+writable() {
+	local w=/run/ovl/${1//\//_}
+
+	mkdir -p "$w/upper" "$w/work"
+	mount -t overlay overlay \
+		-o "lowerdir=$1,upperdir=$w/upper,workdir=$w/work" "$1" ||
+		say "cannot make $1 writable"
+}
+for d in /tmp /var/tmp /var/log /root; do
+	[ -d "$d" ] && writable "$d"
 done
 mount -t tracefs tracefs /sys/kernel/tracing
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
@@ -47,10 +61,7 @@ fi
 moddir=$FH_MODULES/lib/modules
 if [ -n "$FH_MODULES" ] && [ -d "$moddir" ]; then
 	if [ ! -d /lib/modules ]; then
-		libdir=$(readlink -f /lib)
-		mkdir -p /run/libovl/upper /run/libovl/work
-		mount -t overlay overlay -o "lowerdir=$libdir,upperdir=/run/libovl/upper,workdir=/run/libovl/work" "$libdir" ||
-			say "cannot overlay $libdir: modules will not load"
+		writable "$(readlink -f /lib)"
 		mkdir -p /lib/modules
 	fi
 	mount --bind "$moddir" /lib/modules || say "cannot bind $moddir on /lib/modules"
