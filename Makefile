@@ -33,7 +33,8 @@ TIMEOUT    ?= 2700
 KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=x86_64 LOCALVERSION=-$(VARIANT)
 PHASE      := $(HARNESS)/phase.sh
 
-.PHONY: all deps base tree config kernel ftracetest-dir check run bench clean distclean
+.PHONY: all deps base tree config kernel ftracetest-dir harness-selftest check compare run \
+	bench clean distclean
 
 all: kernel
 
@@ -74,7 +75,11 @@ ftracetest-dir: base
 	@if [ -d tools/testing/selftests/ftrace ]; then \
 		cp -a tools/testing/selftests/ftrace/. $(OUT)/ftracetest/; fi
 
-check: kernel ftracetest-dir
+# The harness's own parsers, on canned logs, before anything is built.
+harness-selftest:
+	@$(HARNESS)/selftest.py
+
+check: harness-selftest kernel ftracetest-dir
 	@printf 'FH_FTRACETEST=%s\nFH_TESTS="%s"\n. %s\n' $(OUT)/ftracetest '$(TESTS)' \
 		$(HARNESS)/job-check.sh > $(OUT)/check.job
 	@rm -rf $(OUT)/results
@@ -86,6 +91,11 @@ check: kernel ftracetest-dir
 		"Kernel:   $$(cat $(OBJ)/include/config/kernel.release)" \
 		"Tests:    $(if $(TESTS),$(TESTS),all ftracetest cases)" \
 		"Results:  $(OUT)/results"
+
+# Per-test differences between the last 'make check' and 'make check STOCK=1'.
+compare:
+	@$(HARNESS)/compare.py $(BUILD)/ours/results/summary.txt \
+		$(BUILD)/stock/results/summary.txt
 
 run: kernel
 	@printf 'FH_INTERACTIVE=%s\n. %s\n' '$(INTERACTIVE)' $(HARNESS)/job-run.sh > $(OUT)/run.job

@@ -14,7 +14,7 @@ shift 2
 kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 "$@"; }
 
 mkdir -p "$obj"
-kmake tinyconfig >/dev/null
+kmake tinyconfig 2>&1 >/dev/null | { grep -v "changes choice state" >&2 || true; }
 "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" 2>&1 >/dev/null |
 	{ grep -v "changes choice state" >&2 || true; }
 kmake olddefconfig 2>&1 >/dev/null | { grep -v "changes choice state" >&2 || true; }

@@ -68,10 +68,12 @@ def kunit(dmesg):
     suite = []
     for raw in dmesg.splitlines():
         line = re.sub(TS, '', raw)
+        # '# Subtest: X' is indented like X's own cases: at depth d it
+        # names the test at depth d - 1 of the nesting.
         m = re.match(r'^(\s*)# Subtest: (\S+)', line)
         if m:
             depth = len(m.group(1)) // 4
-            del suite[depth:]
+            del suite[max(depth - 1, 0):]
             suite.append(m.group(2))
             continue
         m = re.match(r'^(\s*)(not ok|ok) \d+ (?:- )?([^#]*?)\s*(#\s*(\S+)(.*))?$', line)

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Self-test of the harness's own parsers, on canned logs.
+
+Run by 'make check' before anything is built: a parser that silently
+stopped recognising failures would turn every later run green.  Prints
+'N passed, N failed' and exits 1 on any failure.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import summarize  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+DMESG = """\
+[    0.620000] Running postponed tracer tests:
+[    0.623285] Testing tracer function: PASSED
+[    2.744192] Testing dynamic ftrace ops #1: 
+[    2.800000] (1 0 1 0 0) 
+[    3.769224] (3 3 5 0 747972) PASSED
+[    4.000000] Testing tracer wakeup: .. FAILED!
+[    5.000000] Testing tracer nop: PASSED
+[    6.000000] Testing event sched_switch: OK
+[    7.000000] Testing all events: OK
+[    8.000000] trace_kprobe: Testing kprobe tracing: OK
+[    9.000000] Testing tracer irqsoff: 
+[   10.000000] Testing tracer preemptoff: PASSED
+[   11.000000] KTAP version 1
+[   11.000000] 1..2
+[   11.000000]     KTAP version 1
+[   11.000000]     # Subtest: ftrace_glob
+[   11.000000]     1..3
+[   11.000000]     ok 1 prefix_match
+[   11.000000]     not ok 2 suffix_match
+[   11.000000]     ok 3 needs_module # SKIP no module
+[   11.000000] # ftrace_glob: pass:1 fail:1 skip:1 total:3
+[   11.000000] not ok 1 ftrace_glob
+[   11.000000]     KTAP version 1
+[   11.000000]     # Subtest: ftrace_hash
+[   11.000000]     1..1
+[   11.000000]     ok 1 add_remove
+[   11.000000] ok 2 ftrace_hash
+"""
+
+FTRACETEST = """\
+=== Ftrace unit tests ===
+[1] Basic trace file check\t[PASS]
+[2] ftrace - function glob filters\t[FAIL]
+[3] Kprobe dynamic event - adding and removing\t[UNSUPPORTED]
+[4] (instance)  Basic test for tracers\t[PASS]
+[5] Meta-selftest: Checkbashisms\t[UNRESOLVED]
+
+# of passed:  2
+# of failed:  1
+# of unresolved:  1
+# of untested:  0
+# of unsupported:  1
+# of xfailed:  0
+# of undefined(test bug):  0
+"""
+
+results = []
+
+
+def check(name, got, want):
+    ok = got == want
+    results.append(ok)
+    if not ok:
+        print('FAIL %s\n    got:  %r\n    want: %r' % (name, got, want))
+
+
+def test_parsers():
+    boot = {n: r for _, n, r, _ in summarize.boot_selftests(DMESG)}
+    check('boot: PASSED', boot.get('tracer function'), 'PASS')
+    check('boot: verdict after progress lines', boot.get('dynamic ftrace ops #1'), 'PASS')
+    check('boot: FAILED', boot.get('tracer wakeup'), 'FAIL')
+    check('boot: OK verdict', boot.get('all events'), 'PASS')
+    check('boot: prefixed line', boot.get('kprobe tracing'), 'PASS')
+    check('boot: no verdict before next test', boot.get('tracer irqsoff'), 'FAIL')
+    check('boot: per-event lines ignored', 'event sched_switch' in boot, False)
+
+    kunit = {n: r for _, n, r, _ in summarize.kunit(DMESG)}
+    check('kunit: cases', kunit, {'ftrace_glob.prefix_match': 'PASS',
+                                  'ftrace_glob.suffix_match': 'FAIL',
+                                  'ftrace_glob.needs_module': 'SKIP',
+                                  'ftrace_hash.add_remove': 'PASS'})
+
+    ft, totals = summarize.ftracetest(FTRACETEST, {})
+    got = [(n, r) for _, n, r, _ in ft]
+    check('ftracetest: results', got, [
+        ('Basic trace file check', 'PASS'),
+        ('ftrace - function glob filters', 'FAIL'),
+        ('Kprobe dynamic event - adding and removing', 'UNSUPPORTED'),
+        ('Basic test for tracers (instance)', 'PASS'),
+        ('Meta-selftest: Checkbashisms', 'UNRESOLVED')])
+    check('ftracetest: totals', totals.get('passed'), 2)
+
+
+def test_logscan():
+    with tempfile.NamedTemporaryFile('w', suffix='.log') as f:
+        f.write('[    1.000000] all fine\n'
+                'a test that prints WARNING: in user space\n'
+                '[    2.000000] WARNING: CPU: 1 PID: 1 at kernel/foo.c:1\n'
+                '[    3.000000] rcu: INFO: rcu_preempt self-detected stall on CPU\n'
+                '[    4.000000] INFO: task sh:12 blocked for more than 120 seconds.\n')
+        f.flush()
+        p = subprocess.run([os.path.join(HERE, 'logscan.sh'), f.name],
+                           stdout=subprocess.PIPE, universal_newlines=True)
+        check('logscan: exit status', p.returncode, 1)
+        check('logscan: kernel lines only', len(p.stdout.splitlines()), 3)
+    with tempfile.NamedTemporaryFile('w', suffix='.log') as f:
+        f.write('[    1.000000] Testing tracer function: PASSED\n')
+        f.flush()
+        p = subprocess.run([os.path.join(HERE, 'logscan.sh'), f.name],
+                           stdout=subprocess.PIPE, universal_newlines=True)
+        check('logscan: clean log', (p.returncode, p.stdout), (0, ''))
+
+
+def test_summary():
+    """A failure listed as known is not counted; an unlisted one fails."""
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in (('dmesg.txt', DMESG), ('ftracetest.txt', FTRACETEST),
+                           ('job.status', '0\n')):
+            with open(os.path.join(d, name), 'w') as f:
+                f.write(text)
+        known = os.path.join(d, 'known.txt')
+        with open(known, 'w') as f:
+            f.write('ftracetest: ftrace - function glob filters | reason\n'
+                    'ftracetest: Meta-selftest: Checkbashisms | reason\n'
+                    'boot: tracer wakeup | reason\n'
+                    'boot: tracer irqsoff | reason\n'
+                    'kunit: ftrace_glob.suffix_match | reason\n')
+        p = subprocess.run([sys.executable, os.path.join(HERE, 'summarize.py'),
+                            d, known, d], stdout=subprocess.PIPE,
+                           universal_newlines=True)
+        check('summary: all failures listed', p.returncode, 0)
+        check('summary: closing line', p.stdout.strip().splitlines()[-1],
+              '11 passed, 0 failed, 7 skipped')
+        with open(known, 'w') as f:
+            f.write('# nothing listed\n')
+        p = subprocess.run([sys.executable, os.path.join(HERE, 'summarize.py'),
+                            d, known, d], stdout=subprocess.PIPE,
+                           universal_newlines=True)
+        check('summary: unlisted failure fails', p.returncode, 1)
+        check('summary: closing line, unlisted',
+              p.stdout.strip().splitlines()[-1], '11 passed, 5 failed, 2 skipped')
+
+
+test_parsers()
+test_logscan()
+test_summary()
+print('harness self-test: %d passed, %d failed' %
+      (results.count(True), results.count(False)))
+sys.exit(0 if all(results) else 1)
