@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import summarize  # noqa: E402
 
@@ -29,6 +30,13 @@ DMESG = """\
 [    8.000000] trace_kprobe: Testing kprobe tracing: OK
 [    9.000000] Testing tracer irqsoff: 
 [   10.000000] Testing tracer preemptoff: PASSED
+[   10.100000] Testing ftrace filter: 
+[   10.200000] trace_kprobe: Testing kprobe probes: OK
+[   10.300000] Testing tracer wakeup_rt: 
+[   10.400000] some_driver: self test PASSED
+[   10.500000] Testing tracer wakeup_dl: 
+[   10.600000] Unstable clock detected
+[   10.700000] (1 2 3) PASSED
 [   11.000000] KTAP version 1
 [   11.000000] 1..2
 [   11.000000]     KTAP version 1
@@ -82,6 +90,14 @@ def test_parsers():
     check('boot: prefixed line', boot.get('kprobe tracing'), 'PASS')
     check('boot: no verdict before next test', boot.get('tracer irqsoff'), 'FAIL')
     check('boot: per-event lines ignored', 'event sched_switch' in boot, False)
+    check('boot: no verdict borrowed from a prefixed Testing line',
+          boot.get('ftrace filter'), 'FAIL')
+    check('boot: no verdict borrowed from an unrelated line',
+          boot.get('tracer wakeup_rt'), 'FAIL')
+    check('boot: verdict after an unrelated line', boot.get('tracer wakeup_dl'), 'PASS')
+    check('ktap: plans match', summarize.ktap_plan_problems(DMESG), [])
+    check('ktap: missing suite result',
+          len(summarize.ktap_plan_problems(DMESG.replace('ok 2 ftrace_hash', 'ok'))), 1)
 
     kunit = {n: r for _, n, r, _ in summarize.kunit(DMESG)}
     check('kunit: cases', kunit, {'ftrace_glob.prefix_match': 'PASS',
@@ -120,34 +136,48 @@ def test_logscan():
         check('logscan: clean log', (p.returncode, p.stdout), (0, ''))
 
 
+def summarize_run(d, known_lines, expected_boot=''):
+    known = os.path.join(d, 'known.txt')
+    with open(known, 'w') as f:
+        f.write(''.join(l + ' | reason\n' for l in known_lines))
+    exp = os.path.join(d, 'expected-boot.txt')
+    with open(exp, 'w') as f:
+        f.write(expected_boot)
+    env = dict(os.environ, FH_EXPECTED_BOOT=exp, PYTHONDONTWRITEBYTECODE='1')
+    p = subprocess.run([sys.executable, os.path.join(HERE, 'summarize.py'),
+                        d, known, d], stdout=subprocess.PIPE, env=env,
+                       universal_newlines=True)
+    return p.returncode, p.stdout.strip().splitlines()[-1]
+
+
 def test_summary():
-    """A failure listed as known is not counted; an unlisted one fails."""
+    """Only PASS passes unless listed; missing boot results fail."""
+    nonpass = ['ftracetest: ftrace - function glob filters',
+               'ftracetest: Meta-selftest: Checkbashisms',
+               'ftracetest: Kprobe dynamic event - adding and removing',
+               'boot: tracer wakeup', 'boot: tracer irqsoff',
+               'boot: ftrace filter', 'boot: tracer wakeup_rt',
+               'kunit: ftrace_glob.suffix_match',
+               'kunit: ftrace_glob.needs_module']
     with tempfile.TemporaryDirectory() as d:
         for name, text in (('dmesg.txt', DMESG), ('ftracetest.txt', FTRACETEST),
                            ('job.status', '0\n')):
             with open(os.path.join(d, name), 'w') as f:
                 f.write(text)
-        known = os.path.join(d, 'known.txt')
-        with open(known, 'w') as f:
-            f.write('ftracetest: ftrace - function glob filters | reason\n'
-                    'ftracetest: Meta-selftest: Checkbashisms | reason\n'
-                    'boot: tracer wakeup | reason\n'
-                    'boot: tracer irqsoff | reason\n'
-                    'kunit: ftrace_glob.suffix_match | reason\n')
-        p = subprocess.run([sys.executable, os.path.join(HERE, 'summarize.py'),
-                            d, known, d], stdout=subprocess.PIPE,
-                           universal_newlines=True)
-        check('summary: all failures listed', p.returncode, 0)
-        check('summary: closing line', p.stdout.strip().splitlines()[-1],
-              '11 passed, 0 failed, 7 skipped')
-        with open(known, 'w') as f:
-            f.write('# nothing listed\n')
-        p = subprocess.run([sys.executable, os.path.join(HERE, 'summarize.py'),
-                            d, known, d], stdout=subprocess.PIPE,
-                           universal_newlines=True)
-        check('summary: unlisted failure fails', p.returncode, 1)
-        check('summary: closing line, unlisted',
-              p.stdout.strip().splitlines()[-1], '11 passed, 5 failed, 2 skipped')
+        check('summary: everything non-PASS listed',
+              summarize_run(d, nonpass), (0, '13 passed, 0 failed, 9 skipped'))
+        check('summary: unlisted UNSUPPORTED and SKIP fail',
+              summarize_run(d, nonpass[:2] + nonpass[3:8]),
+              (1, '13 passed, 2 failed, 7 skipped'))
+        check('summary: nothing listed',
+              summarize_run(d, []), (1, '13 passed, 9 failed, 0 skipped'))
+        check('summary: expected boot test without a result fails',
+              summarize_run(d, nonpass, 'tracer function\ntracer missing\n'),
+              (1, '13 passed, 1 failed, 9 skipped'))
+        with open(os.path.join(d, 'ftracetest.txt'), 'w') as f:
+            f.write(FTRACETEST.replace('[PASS]', '[UNSUPPORTED]'))
+        check('summary: all-UNSUPPORTED ftracetest fails',
+              summarize_run(d, nonpass)[0], 1)
 
 
 test_parsers()

@@ -5,11 +5,16 @@
 summarize.py OUTDIR KNOWN_FAILURES FTRACETEST_DIR [header line...]
 
 Reads what the guest left in OUTDIR (dmesg.txt, ftracetest.txt,
-log-problems.txt, job.status), prints a table of every test and its result,
-the known failures with their reasons, what was not run and why, and a
-closing line 'N passed, N failed, N skipped'.  The same text goes to
-OUTDIR/summary.txt.  Exit status 1 on any failure not listed in
-KNOWN_FAILURES.
+log-problems.txt, runner.txt, job.status), prints a table of every test and
+its result, the listed results with their reasons, and a closing line
+'N passed, N failed, N skipped'.  The same text goes to OUTDIR/summary.txt.
+
+Only PASS passes.  Any other result (FAIL, UNRESOLVED, UNTESTED,
+UNSUPPORTED, XFAIL, SKIP) counts as failed unless KNOWN_FAILURES lists the
+test with a reason; listed ones are counted as skipped and printed with
+their reason.  A boot self-test named in expected-boot.txt (beside this
+script) that printed no result fails too, so does a KTAP plan that does
+not match the results parsed.  Exit status 1 on any failure.
 
 KNOWN_FAILURES has one test per line, 'NAME | reason', NAME exactly as the
 table prints it ('#' starts a comment line).
@@ -29,12 +34,18 @@ def read(path):
         return None
 
 
+TESTING = re.compile(r'(?:\w+: )?Testing (.+?):(.*)$')
+VERDICT = re.compile(r'^(?:\([^)]*\)\s*)*(PASSED|FAILED|OK)\b')
+
+
 def boot_selftests(dmesg):
     """'Testing X: PASSED' lines of the tracer startup self-tests.
 
-    A test may print progress between its 'Testing X: ' and its verdict
-    (the ftrace ops tests do), so the verdict is the first PASSED, OK or
-    FAILED before the next 'Testing' line.  Per-event checks ('Testing event X:
+    A test may print '(...)' progress lines between its 'Testing X: ' and
+    its verdict (the ftrace ops tests do).  The verdict is PASSED, OK or
+    FAILED on the test's own line or on such a continuation line; other
+    lines in between are skipped but never lend their words, and the next
+    'Testing' line ends the search.  Per-event checks ('Testing event X:
     OK') are not counted: a broken event trips a WARN, which the log scan
     reports.
     """
@@ -42,24 +53,47 @@ def boot_selftests(dmesg):
     seen = {}
     lines = [re.sub(TS, '', l) for l in dmesg.splitlines()]
     for i, line in enumerate(lines):
-        m = re.match(r'(?:\w+: )?Testing (.+?):(.*)$', line)
+        m = TESTING.match(line)
         if not m or m.group(1).startswith('event '):
             continue
         res = 'FAIL'
-        for later in [m.group(2)] + lines[i + 1:]:
-            if later is not m.group(2) and later.startswith('Testing '):
-                break
-            if re.search(r'\bFAILED\b', later):
-                break
-            if re.search(r'\bPASSED\b|: OK\b|^\s*OK\b', ':' + later):
-                res = 'PASS'
-                break
+        own = m.group(2)
+        if re.search(r'\bFAILED\b', own):
+            res = 'FAIL'
+        elif re.search(r'\b(PASSED|OK)\b', own):
+            res = 'PASS'
+        else:
+            for later in lines[i + 1:]:
+                if TESTING.match(later):
+                    break
+                v = VERDICT.match(later.strip())
+                if v:
+                    res = 'FAIL' if v.group(1) == 'FAILED' else 'PASS'
+                    break
         name = m.group(1)
         seen[name] = seen.get(name, 0) + 1
         if seen[name] > 1:      # the event suite runs twice
             name += ' (run %d)' % seen[name]
         results.append(('boot', name, res, ''))
     return results
+
+
+def ktap_plan_problems(dmesg):
+    """Top-level KTAP plans ('1..N') against the suite results that follow."""
+    problems = []
+    plan = None
+    got = 0
+    for raw in dmesg.splitlines() + ['KTAP version 1']:
+        line = re.sub(TS, '', raw)
+        if line.startswith('KTAP version') or line.startswith('TAP version'):
+            if plan is not None and plan != got:
+                problems.append('KTAP plan of %d suites, %d results' % (plan, got))
+            plan, got = None, 0
+        elif plan is None and re.match(r'^1\.\.(\d+)', line):
+            plan = int(line[3:].split()[0])
+        elif re.match(r'^(not )?ok \d+ ', line):
+            got += 1
+    return problems
 
 
 def kunit(dmesg):
@@ -130,6 +164,14 @@ def ftracetest(text, requires):
     return results, totals
 
 
+def expected_boot():
+    """Boot self-tests that must print a result (expected-boot.txt)."""
+    path = os.environ.get('FH_EXPECTED_BOOT') or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), 'expected-boot.txt')
+    return [l.strip() for l in (read(path) or '').splitlines()
+            if l.strip() and not l.lstrip().startswith('#')]
+
+
 def load_known(path):
     known = {}
     for line in (read(path) or '').splitlines():
@@ -160,9 +202,12 @@ def main():
                         (status.strip() if status else 'missing'))
 
     boot = boot_selftests(dmesg)
-    if not boot:
-        problems.append('no boot self-test result in the kernel log')
+    have = {name for _, name, _, _ in boot}
+    for name in expected_boot():
+        if name not in have:
+            boot.append(('boot', name, 'FAIL', 'no result in the kernel log'))
     results += boot
+    problems += ktap_plan_problems(dmesg)
     results += kunit(dmesg)
 
     ft_text = read(os.path.join(out, 'ftracetest.txt')) or ''
@@ -188,44 +233,36 @@ def main():
     for p in problems:
         results.append(('harness', p, 'FAIL', ''))
 
-    # Classify.
-    passed, failed, known_fail, not_run, fixed = [], [], [], [], []
+    # Classify: only PASS passes; anything else needs a listed reason.
+    passed, failed, listed, fixed = [], [], [], []
     for suite, name, res, why in results:
         full = '%s: %s' % (suite, name)
         if res == 'PASS':
             passed.append(full)
             if full in known:
                 fixed.append(full)
-        elif res in ('FAIL', 'UNRESOLVED', 'UNTESTED'):
-            if full in known:
-                known_fail.append((full, res, known[full]))
-            else:
-                failed.append((full, res))
+        elif full in known:
+            listed.append((full, res, known[full]))
         else:
-            not_run.append((full, res, why))
+            failed.append((full, res, why))
 
     lines.append('')
-    lines.append('%-11s %s' % ('RESULT', 'TEST'))
+    lines.append('%-17s %s' % ('RESULT', 'TEST'))
     for suite, name, res, why in results:
         full = '%s: %s' % (suite, name)
         shown = res
-        if full in known and res in ('FAIL', 'UNRESOLVED', 'UNTESTED'):
+        if res != 'PASS' and full in known:
             shown = 'KNOWN-' + res
-        lines.append('%-11s %s' % (shown, full))
+        lines.append('%-17s %s' % (shown, full))
     if logp:
         lines.append('')
         lines.append('Guest kernel log problems:')
         lines += ['    ' + l for l in logp.splitlines()[:60]]
-    if known_fail:
+    if listed:
         lines.append('')
-        lines.append('Known failures (%s), not counted as failed:' % known_path)
-        for full, res, why in known_fail:
+        lines.append('Listed in %s, counted as skipped:' % known_path)
+        for full, res, why in listed:
             lines.append('    %s [%s]: %s' % (full, res, why))
-    if not_run:
-        lines.append('')
-        lines.append('Not run or expected to fail:')
-        for full, res, why in not_run:
-            lines.append('    %s [%s]%s' % (full, res, (': ' + why) if why else ''))
     if fixed:
         lines.append('')
         lines.append('Listed as known failures but PASSED now (take them off the list):')
@@ -238,10 +275,11 @@ def main():
     if failed:
         lines.append('')
         lines.append('FAILED:')
-        lines += ['    %s [%s]' % f for f in failed]
+        for full, res, why in failed:
+            lines.append('    %s [%s]%s' % (full, res, (': ' + why) if why else ''))
     lines.append('')
     lines.append('%d passed, %d failed, %d skipped' %
-                 (len(passed), len(failed), len(known_fail) + len(not_run)))
+                 (len(passed), len(failed), len(listed)))
     text = '\n'.join(lines) + '\n'
     with open(os.path.join(out, 'summary.txt'), 'w') as f:
         f.write(text)
