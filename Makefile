@@ -5,6 +5,9 @@
 #
 #   make run       build, boot, show function tracing in the guest
 #   make check     build, boot, run every test, print the table
+#   make check-both  make check on stock, then on ours, then make compare
+#   make compare   tests whose results differ between the last two checks
+#   make bench     the core benchmark, ours and stock side by side
 #
 # Variables:
 #   STOCK=1        work on the untouched base instead of ours
@@ -17,7 +20,7 @@
 #   JOBS=N         parallel kernel build jobs (default: number of CPUs)
 
 VARIANT    := $(if $(filter 1 y yes,$(STOCK)),stock,ours)
-TOP        := $(CURDIR)
+TOP        := $(patsubst %/,%,$(dir $(realpath $(lastword $(MAKEFILE_LIST)))))
 BUILD      := $(TOP)/build
 HARNESS    := $(TOP)/tools/testing/ftrace-harness
 TARBALL    := /usr/src/linux-source-6.1.tar.xz
@@ -33,8 +36,8 @@ TIMEOUT    ?= 2700
 KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=x86_64 LOCALVERSION=-$(VARIANT)
 PHASE      := $(HARNESS)/phase.sh
 
-.PHONY: all deps base tree config kernel ftracetest-dir harness-selftest check compare run \
-	bench clean distclean
+.PHONY: all deps base tree config kernel ftracetest-dir harness-selftest check compare \
+	check-both run bench clean distclean
 
 all: kernel
 
@@ -49,6 +52,8 @@ tree: base
 ifeq ($(VARIANT),ours)
 	@$(PHASE) overlay $(HARNESS)/tree.sh apply $(TOP) $(BASE_SRC) $(SRC)
 endif
+
+.DELETE_ON_ERROR:
 
 $(OBJ)/.config: $(FRAGMENTS) $(HARNESS)/kconfig.sh $(BASE)/.extracted
 	@$(PHASE) config $(HARNESS)/kconfig.sh $(SRC) $(OBJ) $(FRAGMENTS)
@@ -65,7 +70,7 @@ kernel: config
 			INSTALL_MOD_STRIP=1 >/dev/null; \
 		rm -rf $(OUT)/modules; mv $(OUT)/modules.new $(OUT)/modules; \
 		cd $(OBJ) && $(TOP)/scripts/check-mcount-loc.py vmlinux \
-			$$(find . -name "*.ko" | sort)'
+			$$(sed "s/\.o$$/.ko/" modules.order)'
 	@echo "  KERNEL  $(OUT)/bzImage ($$(cat $(OBJ)/include/config/kernel.release)), $(VARIANT) on $$(cat $(BASE)/VERSION)"
 
 # ftracetest of the base with our own test.d cases added, for either variant.
@@ -76,8 +81,10 @@ ftracetest-dir: base
 		cp -a tools/testing/selftests/ftrace/. $(OUT)/ftracetest/; fi
 
 # The harness's own parsers, on canned logs, before anything is built.
-harness-selftest:
-	@$(HARNESS)/selftest.py
+harness-selftest: deps
+	@PYTHONDONTWRITEBYTECODE=1 $(HARNESS)/selftest.py
+	@checkbashisms $$(git -C $(TOP) ls-files "tools/testing/selftests/ftrace/*.tc") || \
+		{ echo "harness: bashisms in our ftracetest cases" >&2; exit 1; }
 
 check: harness-selftest kernel ftracetest-dir
 	@printf 'FH_FTRACETEST=%s\nFH_TESTS="%s"\n. %s\n' $(OUT)/ftracetest '$(TESTS)' \
@@ -96,6 +103,14 @@ check: harness-selftest kernel ftracetest-dir
 compare:
 	@$(HARNESS)/compare.py $(BUILD)/ours/results/summary.txt \
 		$(BUILD)/stock/results/summary.txt
+
+# Both variants in one run, then the tests whose results differ.
+check-both:
+	@s=0; \
+	$(MAKE) --no-print-directory check STOCK=1 || s=1; \
+	$(MAKE) --no-print-directory check STOCK= || s=1; \
+	$(MAKE) --no-print-directory compare || s=1; \
+	exit $$s
 
 run: kernel
 	@printf 'FH_INTERACTIVE=%s\n. %s\n' '$(INTERACTIVE)' $(HARNESS)/job-run.sh > $(OUT)/run.job
@@ -116,7 +131,8 @@ bench:
 	done
 	@$(HARNESS)/bench-report.py $(BUILD)/ours/bench $(BUILD)/stock/bench \
 		"Base: $$(cat $(BASE)/VERSION); command: make bench ROUNDS=$(ROUNDS); $$(date -u +%F)" \
-		| tee $(BUILD)/bench.txt
+		> $(BUILD)/bench.txt.new
+	@mv $(BUILD)/bench.txt.new $(BUILD)/bench.txt && cat $(BUILD)/bench.txt
 
 clean:
 	rm -rf $(BUILD)/ours $(BUILD)/stock

@@ -15,12 +15,18 @@ import sys
 def table(path):
     res = {}
     head = []
+    inside = False
     for line in open(path):
-        m = re.match(r'^([A-Z][A-Z-]+)\s{2,}(\S.*)$', line.rstrip('\n'))
-        if m and m.group(1) != 'RESULT':
-            res[m.group(2)] = m.group(1)
-        elif ':' in line and not res:
-            head.append(line.rstrip())
+        line = line.rstrip('\n')
+        if line.startswith('RESULT '):
+            inside = True
+        elif inside and not line:
+            break
+        elif inside:
+            result, name = line.split(None, 1)
+            res[name] = result
+        elif ':' in line:
+            head.append(line)
     return res, head
 
 

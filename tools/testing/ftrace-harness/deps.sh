@@ -27,6 +27,8 @@ checkbashisms devscripts
 /usr/include/openssl/opensslv.h libssl-dev
 /usr/src/linux-source-6.1.tar.xz linux-source-6.1
 "
+# depmod and ip live in /usr/sbin, which a user's PATH may lack.
+PATH=$PATH:/usr/sbin:/sbin
 missing=()
 while read -r what pkg; do
 	[ -n "$what" ] || continue

@@ -24,7 +24,12 @@ echo "== head of trace"
 head -n 25 $t/trace
 echo "== enabled_functions (first 10 of $(wc -l < $t/enabled_functions))"
 head -n 10 $t/enabled_functions
+entries=$(grep -vc '^#' $t/trace)
 echo nop > $t/current_tracer
 echo > $t/set_ftrace_filter
+echo "== $entries trace entries"
+[ "$entries" -gt 0 ]
 } 2>&1 | tee "$out/run.txt"
+st=${PIPESTATUS[0]}
 dmesg > "$out/dmesg.txt"
+[ "$st" -eq 0 ] || { echo "harness: the demo traced nothing"; exit 1; }

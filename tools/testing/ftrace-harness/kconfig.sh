@@ -14,6 +14,10 @@ shift 2
 kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 "$@"; }
 
 mkdir -p "$obj"
+# merge_config.sh leaves temporary files in the current directory.
+cd "$obj"
+# A .config that failed the check below must not survive to be built.
+trap '[ $? -eq 0 ] || rm -f "$obj/.config"' EXIT
 kmake tinyconfig 2>&1 >/dev/null | { grep -v "changes choice state" >&2 || true; }
 "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" 2>&1 >/dev/null |
 	{ grep -v "changes choice state" >&2 || true; }

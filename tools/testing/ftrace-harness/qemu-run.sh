@@ -44,9 +44,16 @@ case "$modules$here" in
 *[[:space:]]*) die "paths with spaces cannot go on the kernel command line" ;;
 esac
 
+case "$limit" in
+''|*[!0-9]*|0) die "-t needs a positive number of seconds" ;;
+esac
+case "$out" in
+*,*) die "QEMU's -fsdev cannot take a path with a comma: $out" ;;
+esac
+# A fresh directory: nothing from an earlier run may be judged as this one's.
+rm -rf "$out"
 mkdir -p "$out"
 out=$(readlink -f "$out")
-rm -f "$out/job.status" "$out/console.log" "$out/log-problems.txt" "$out/runner.txt"
 cp "$job" "$out/job.sh"
 
 # KVM only when it really works here: /dev/kvm can exist on a host where
@@ -94,7 +101,7 @@ fi
 show='^harness|^\[[0-9]+\] |^# |WARNING|BUG|Oops|panic|stall|blocked for more'
 [ $verbose -eq 1 ] && show=''
 start=$(date +%s)
-timeout -k 15 "$limit" "${qemu[@]}" -serial stdio < /dev/null 2>&1 |
+timeout --foreground -k 15 "$limit" "${qemu[@]}" -serial stdio < /dev/null 2>&1 |
 	tee "$out/console.log" |
 	grep --line-buffered -E "$show"
 qrc=${PIPESTATUS[0]}
@@ -109,7 +116,12 @@ if [ ! -f "$out/job.status" ]; then
 	echo "qemu-run.sh: FAIL: guest did not finish its job" | tee -a "$out/runner.txt"
 	fail=1
 fi
-if ! "$here/logscan.sh" "$out/console.log" "$out/dmesg.txt" > "$out/log-problems.txt"; then
+"$here/logscan.sh" "$out/console.log" "$out/dmesg.txt" > "$out/log-problems.txt"
+scan=$?
+if [ $scan -gt 1 ]; then
+	echo "qemu-run.sh: FAIL: logscan.sh failed ($scan)" | tee -a "$out/runner.txt"
+	fail=1
+elif [ $scan -eq 1 ]; then
 	echo "qemu-run.sh: FAIL: the guest kernel reported problems:"
 	sed 's/^/    /' "$out/log-problems.txt" | head -n 60
 	fail=1

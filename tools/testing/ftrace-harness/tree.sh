@@ -27,12 +27,16 @@ list_paths() {
 cmd_base() {
 	local tarball=$1 basedir=$2 top ver
 	[ -f "$tarball" ] || die "$tarball not found (Debian package linux-source-6.1)"
-	if [ ! -f "$basedir/.extracted" ]; then
+	local stamp
+	# Re-extract when the package (and so the tarball) changed.
+	stamp=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null ||
+		stat -c %Y "$tarball")
+	if [ "$(cat "$basedir/.extracted" 2>/dev/null)" != "$stamp" ]; then
 		rm -rf "$basedir"
 		mkdir -p "$basedir"
 		echo "  EXTRACT $tarball"
 		tar -xJf "$tarball" -C "$basedir"
-		touch "$basedir/.extracted"
+		echo "$stamp" > "$basedir/.extracted"
 	fi
 	top=$(find "$basedir" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 	[ -f "$top/Makefile" ] || die "no kernel Makefile under $basedir"
@@ -64,23 +68,33 @@ install_if_changed() {
 cmd_apply() {
 	local repo=$1 base=$2 dest=$3 manifest f p
 	[ -f "$base/Makefile" ] || die "base tree $base missing: run 'make base'"
-	if [ ! -f "$dest/.ftrace-overlay-manifest" ]; then
+	# A new copy when there is none, or when the base was re-extracted.
+	if [ ! -f "$dest/.ftrace-overlay-manifest" ] ||
+	   ! cmp -s "$base/../.extracted" "$dest/.ftrace-base-stamp"; then
 		echo "  COPY    base -> $dest"
 		rm -rf "$dest" "$dest.tmp"
 		mkdir -p "$dest.tmp"
 		cp -a "$base/." "$dest.tmp/"
 		mv "$dest.tmp" "$dest"
 		: > "$dest/.ftrace-overlay-manifest"
+		cp "$base/../.extracted" "$dest/.ftrace-base-stamp"
 	fi
 	manifest=$dest/.ftrace-overlay-manifest
 	stage=$(mktemp -d)
 	trap 'rm -rf "$stage"' EXIT
 	mkdir -p "$stage/tree"
 
-	# 1. Our files.
-	for d in $OVERLAY_DIRS; do
-		[ -d "$repo/$d" ] && cp -a "$repo/$d" "$stage/tree/"
-	done
+	# 1. Our files: what git tracks, so that stray files in a work tree
+	# (editor backups, __pycache__) never reach the kernel tree.
+	if git -C "$repo" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+		# shellcheck disable=SC2086
+		git -C "$repo" ls-files -z -- $OVERLAY_DIRS |
+			(cd "$repo" && xargs -0 -r cp -a --parents -t "$stage/tree/")
+	else
+		for d in $OVERLAY_DIRS; do
+			[ -d "$repo/$d" ] && cp -a "$repo/$d" "$stage/tree/"
+		done
+	fi
 
 	# 2. Patches, applied on the staged copy of each file they touch.
 	while read -r p; do
