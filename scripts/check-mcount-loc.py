@@ -10,8 +10,9 @@ record in the call-site table, and every record must point at such a call:
   vmlinux  the sorted table between __start_mcount_loc and
            __stop_mcount_loc, read from the file, against the addresses of
            the calls in 'objdump -d'
-  modules  the relocations of .rela__mcount_loc (section + offset) against
-           the calls that 'objdump -dr' shows relocated to __fentry__
+  modules  the relocations of .rela__mcount_loc, resolved to section +
+           offset through the symbol table, against the calls that
+           'objdump -dr' shows relocated to __fentry__
 
 It also checks that the vmlinux table is sorted, which the boot code relies
 on when BUILDTIME_MCOUNT_SORT is set.  Prints one line per file and exits 1
@@ -70,17 +71,39 @@ def vmlinux_calls(path, objdump):
     return [int(m.group(1), 16) for m in map(CALL.match, out.splitlines()) if m]
 
 
-def module_table(path, readelf):
-    """(section, offset) of each record in a module's .rela__mcount_loc."""
+def module_table(path):
+    """(section, offset) of each record in a module's .rela__mcount_loc.
+
+    A record is relocated against a symbol plus addend; the symbol may be a
+    section symbol or a function, so resolve it to the section it is
+    defined in and its value there.
+    """
+    data = open(path, 'rb').read()
+    shoff, = struct.unpack_from('<Q', data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x3a)
+    if shnum == 0:
+        shnum, = struct.unpack_from('<Q', data, shoff + 0x20)
+    heads = [struct.unpack_from('<IIQQQQIIQQ', data, shoff + i * shentsize)
+             for i in range(shnum)]
+    names = [n for n, _, _, _ in elf_sections(data)]
+    xindex = {}
+    for h in heads:
+        if h[1] == 18:      # SHT_SYMTAB_SHNDX
+            xindex = dict(enumerate(struct.unpack_from(
+                '<%dI' % (h[5] // 4), data, h[4])))
     recs = []
-    inside = False
-    for line in run([readelf, '-rW', path]).splitlines():
-        if line.startswith('Relocation section'):
-            inside = "'.rela__mcount_loc'" in line
+    for i, h in enumerate(heads):
+        if names[i] != '.rela__mcount_loc':
             continue
-        f = line.split()
-        if inside and len(f) >= 7 and f[2] == 'R_X86_64_64':
-            recs.append((f[4], int(f[6], 16) if f[5] == '+' else -int(f[6], 16)))
+        sym = heads[h[6]]          # sh_link: the symbol table
+        for k in range(h[5] // 24):
+            _, info, addend = struct.unpack_from('<QQq', data, h[4] + 24 * k)
+            idx = info >> 32
+            _, _, _, shndx, value, _ = struct.unpack_from(
+                '<IBBHQQ', data, sym[4] + 24 * idx)
+            if shndx == 0xffff:     # SHN_XINDEX
+                shndx = xindex[idx]
+            recs.append((names[shndx], value + addend))
     return recs
 
 
@@ -122,7 +145,7 @@ def compare(label, recorded, called, fmt):
 
 
 def main(argv):
-    tool = {'objdump': 'objdump', 'nm': 'nm', 'readelf': 'readelf'}
+    tool = {'objdump': 'objdump', 'nm': 'nm'}
     while argv and argv[0].startswith('--'):
         tool[argv[0][2:]] = argv[1]
         argv = argv[2:]
@@ -137,7 +160,7 @@ def main(argv):
     ok &= compare('vmlinux', table, vmlinux_calls(argv[0], tool['objdump']),
                   hex)
     for ko in argv[1:]:
-        ok &= compare(ko.rsplit('/', 1)[-1], module_table(ko, tool['readelf']),
+        ok &= compare(ko.rsplit('/', 1)[-1], module_table(ko),
                       module_calls(ko, tool['objdump']),
                       lambda r: '%s+%#x' % r)
     return 0 if ok else 1

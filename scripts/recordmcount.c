@@ -119,7 +119,7 @@ static int find_section(const struct obj *o, const char *name)
 static int load(struct obj *o, const char *path)
 {
 	struct stat st;
-	unsigned int i;
+	unsigned int i, shndx = 0;
 	ssize_t got;
 	size_t done = 0;
 	int fd;
@@ -159,6 +159,8 @@ static int load(struct obj *o, const char *path)
 
 	o->sh = (Elf64_Shdr *)(o->buf + o->eh->e_shoff);
 	/* Past SHN_LORESERVE sections, the real counts live in section 0. */
+	if (!o->eh->e_shnum && o->sh[0].sh_size > 0xffffffffULL)
+		return fail(o, "bad section count");
 	o->shnum = o->eh->e_shnum ? o->eh->e_shnum : o->sh[0].sh_size;
 	o->shstrndx = o->eh->e_shstrndx == SHN_XINDEX ?
 		      o->sh[0].sh_link : o->eh->e_shstrndx;
@@ -173,10 +175,23 @@ static int load(struct obj *o, const char *path)
 		if (o->sh[i].sh_type == SHT_SYMTAB)
 			o->symtab = i;
 		if (o->sh[i].sh_type == SHT_SYMTAB_SHNDX)
-			o->symtab_shndx = (Elf32_Word *)(o->buf + o->sh[i].sh_offset);
+			shndx = i;
+		if (o->sh[i].sh_type != SHT_NOBITS && o->sh[i].sh_size &&
+		    (o->sh[i].sh_type == SHT_STRTAB) &&
+		    o->buf[o->sh[i].sh_offset + o->sh[i].sh_size - 1])
+			return fail(o, "string table %u is not NUL-terminated", i);
 	}
 	if (o->symtab && o->sh[o->symtab].sh_link >= o->shnum)
 		return fail(o, "bad symbol string table link");
+	if (o->symtab && o->sh[o->shstrndx].sh_type != SHT_STRTAB)
+		return fail(o, "bad section name table");
+	/* Extended section indices: one per symbol of our symbol table. */
+	if (shndx && o->symtab && o->sh[shndx].sh_link == o->symtab) {
+		if (o->sh[shndx].sh_size / sizeof(Elf32_Word) <
+		    o->sh[o->symtab].sh_size / sizeof(Elf64_Sym))
+			return fail(o, "short extended section index table");
+		o->symtab_shndx = (Elf32_Word *)(o->buf + o->sh[shndx].sh_offset);
+	}
 	return 0;
 }
 
@@ -197,31 +212,38 @@ static const char *sym_name(const struct obj *o, const Elf64_Sym *sym)
 	return (const char *)o->buf + str->sh_offset + sym->st_name;
 }
 
+/* The section a symbol is defined in; 0 for none of ours (undefined,
+ * absolute, common, or an escape we cannot resolve). */
 static unsigned int sym_shndx(const struct obj *o, const Elf64_Sym *sym,
 			      size_t idx)
 {
-	if (sym->st_shndx == SHN_XINDEX && o->symtab_shndx)
-		return o->symtab_shndx[idx];
+	if (sym->st_shndx == SHN_XINDEX)
+		return o->symtab_shndx ? o->symtab_shndx[idx] : 0;
+	if (sym->st_shndx >= SHN_LORESERVE)
+		return 0;
 	return sym->st_shndx;
 }
 
 /*
  * The symbol a record in section @sec at @off is relocated against, and the
  * addend that goes with it.  In order of preference: the section symbol;
- * the nearest local symbol at or below @off; the nearest global one.  A
- * weak symbol is never used: the linker may bind it to another object's
- * definition, and the record would follow it there.  Recent assemblers
- * leave out section symbols that nothing refers to, which is why the
- * fallbacks exist.  Returns -1 if no symbol qualifies.
+ * the nearest local symbol; the nearest global one (nearest below @off
+ * first, then above, with a negative addend).  A weak symbol is never
+ * used: the linker may bind it to another object's definition, and the
+ * record would follow it there.  Recent assemblers leave out section
+ * symbols that nothing refers to, which is why the fallbacks exist.
+ * Returns -1 if no symbol qualifies.
  */
 static long anchor(const struct obj *o, unsigned int sec, uint64_t off,
 		   Elf64_Sxword *addend)
 {
-	size_t i, n, local = 0, global = 0, best;
+	/* [binding][0: at or below @off, 1: above] */
+	size_t i, n, cand[2][2] = { { 0 } }, best = 0;
 	Elf64_Sym *sym = symbols(o, &n);
 
 	for (i = 1; i < n; i++) {
 		unsigned char bind = ELF64_ST_BIND(sym[i].st_info);
+		int above = sym[i].st_value > off;
 		size_t *slot;
 
 		if (sym_shndx(o, &sym[i], i) != sec)
@@ -230,21 +252,18 @@ static long anchor(const struct obj *o, unsigned int sec, uint64_t off,
 			*addend = off;
 			return i;
 		}
-		if (sym[i].st_value > off)
+		if (bind != STB_LOCAL && bind != STB_GLOBAL)
 			continue;
-		if (bind == STB_LOCAL)
-			slot = &local;
-		else if (bind == STB_GLOBAL)
-			slot = &global;
-		else
-			continue;
-		if (!*slot || sym[i].st_value > sym[*slot].st_value)
+		slot = &cand[bind == STB_GLOBAL][above];
+		if (!*slot || (above ? sym[i].st_value < sym[*slot].st_value :
+				       sym[i].st_value > sym[*slot].st_value))
 			*slot = i;
 	}
-	best = local ? local : global;
+	for (i = 0; i < 4 && !best; i++)
+		best = cand[i / 2][i % 2];
 	if (!best)
 		return -1;
-	*addend = off - sym[best].st_value;
+	*addend = (Elf64_Sxword)(off - sym[best].st_value);
 	return best;
 }
 
@@ -292,7 +311,8 @@ static int scan_rela(const struct obj *o, unsigned int r, long fentry,
 			continue;
 		/* "call __fentry__" is e8 <rel32>, the rel32 relocated PC-relative. */
 		if ((type != R_X86_64_PLT32 && type != R_X86_64_PC32) ||
-		    rela[i].r_addend != -4 || off < 1 || off + 4 > text->sh_size ||
+		    rela[i].r_addend != -4 || off < 1 || off > text->sh_size ||
+		    text->sh_size - off < 4 ||
 		    o->buf[text->sh_offset + off - 1] != CALL_OPCODE) {
 			if (warn_only) {
 				fprintf(stderr, "recordmcount: %s: warning: %s+%#llx: not a call, not recorded\n",
