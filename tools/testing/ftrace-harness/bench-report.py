@@ -58,7 +58,7 @@ def figures(d):
                       ('disable_all_ns', 'disable all (ms)')):
         f[name] = statistics.median(int(v) for v in vals[key]) / 1e6
     f['sites enabled'] = int(vals['enabled_sites'][0])
-    f['rounds'] = len(vals['enable_all_ns'])
+    f['rounds'] = str(len(vals['enable_all_ns']))
     return f
 
 
