@@ -24,8 +24,10 @@ import subprocess
 import sys
 
 
-def elf_sections(data):
-    """(name, addr, offset, size) of each section of a 64-bit LE ELF file."""
+def elf_headers(data):
+    """Section headers of a 64-bit LE ELF file, each (name, type, flags,
+    addr, offset, size, link, info, align, entsize) with the name resolved.
+    """
     if data[:4] != b'\x7fELF' or data[4] != 2 or data[5] != 1:
         raise ValueError('not a 64-bit little-endian ELF file')
     shoff, = struct.unpack_from('<Q', data, 0x28)
@@ -38,7 +40,7 @@ def elf_sections(data):
     out = []
     for h in heads:
         end = data.index(b'\0', stroff + h[0])
-        out.append((data[stroff + h[0]:end].decode(), h[3], h[4], h[5]))
+        out.append((data[stroff + h[0]:end].decode(),) + h[1:])
     return out
 
 
@@ -55,7 +57,7 @@ def vmlinux_table(path, nm):
         if len(f) == 3 and f[2] in ('__start_mcount_loc', '__stop_mcount_loc'):
             syms[f[2]] = int(f[0], 16)
     start, stop = syms['__start_mcount_loc'], syms['__stop_mcount_loc']
-    for name, addr, off, size in elf_sections(data):
+    for name, _, _, addr, off, size, _, _, _, _ in elf_headers(data):
         if addr <= start < addr + size:
             base = off + start - addr
             n = (stop - start) // 8
@@ -79,13 +81,8 @@ def module_table(path):
     defined in and its value there.
     """
     data = open(path, 'rb').read()
-    shoff, = struct.unpack_from('<Q', data, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x3a)
-    if shnum == 0:
-        shnum, = struct.unpack_from('<Q', data, shoff + 0x20)
-    heads = [struct.unpack_from('<IIQQQQIIQQ', data, shoff + i * shentsize)
-             for i in range(shnum)]
-    names = [n for n, _, _, _ in elf_sections(data)]
+    heads = elf_headers(data)
+    names = [h[0] for h in heads]
     xindex = {}
     for h in heads:
         if h[1] == 18:      # SHT_SYMTAB_SHNDX
