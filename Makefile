@@ -77,8 +77,8 @@ kernel: config
 ftracetest-dir: base
 	@rm -rf $(OUT)/ftracetest
 	@cp -a $(BASE_SRC)/tools/testing/selftests/ftrace $(OUT)/ftracetest
-	@if [ -d tools/testing/selftests/ftrace ]; then \
-		cp -a tools/testing/selftests/ftrace/. $(OUT)/ftracetest/; fi
+	@if [ -d $(TOP)/tools/testing/selftests/ftrace ]; then \
+		cp -a $(TOP)/tools/testing/selftests/ftrace/. $(OUT)/ftracetest/; fi
 
 # The harness's own parsers, on canned logs, before anything is built.
 harness-selftest: deps

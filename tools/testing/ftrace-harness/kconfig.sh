@@ -12,16 +12,19 @@ set -euo pipefail
 src=$1 obj=$2
 shift 2
 kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 "$@"; }
+# Pass stderr on without kconfig's notes that a fragment overrides a choice
+# (overriding tinyconfig's choices is what the fragments are for).
+no_choice_notes() { grep -v "changes choice state" >&2 || true; }
 
 mkdir -p "$obj"
 # merge_config.sh leaves temporary files in the current directory.
 cd "$obj"
 # A .config that failed the check below must not survive to be built.
 trap '[ $? -eq 0 ] || rm -f "$obj/.config"' EXIT
-kmake tinyconfig 2>&1 >/dev/null | { grep -v "changes choice state" >&2 || true; }
+kmake tinyconfig 2>&1 >/dev/null | no_choice_notes
 "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" 2>&1 >/dev/null |
-	{ grep -v "changes choice state" >&2 || true; }
-kmake olddefconfig 2>&1 >/dev/null | { grep -v "changes choice state" >&2 || true; }
+	no_choice_notes
+kmake olddefconfig 2>&1 >/dev/null | no_choice_notes
 
 bad=0
 while IFS= read -r line; do

@@ -164,19 +164,21 @@ def ftracetest(text, requires):
     return results, totals
 
 
-def expected_boot():
-    """Boot self-tests that must print a result (expected-boot.txt)."""
-    path = os.environ.get('FH_EXPECTED_BOOT') or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), 'expected-boot.txt')
+def list_lines(path):
+    """Non-blank lines of a list file, '#' comment lines left out."""
     return [l.strip() for l in (read(path) or '').splitlines()
             if l.strip() and not l.lstrip().startswith('#')]
 
 
+def expected_boot():
+    """Boot self-tests that must print a result (expected-boot.txt)."""
+    return list_lines(os.environ.get('FH_EXPECTED_BOOT') or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), 'expected-boot.txt'))
+
+
 def load_known(path):
     known = {}
-    for line in (read(path) or '').splitlines():
-        if not line.strip() or line.lstrip().startswith('#'):
-            continue
+    for line in list_lines(path):
         name, _, why = line.partition('|')
         known[name.strip()] = why.strip() or '(no reason given)'
     return known
