@@ -30,7 +30,8 @@ OUT        := $(BUILD)/$(VARIANT)
 SRC        := $(if $(filter stock,$(VARIANT)),$(BASE_SRC),$(OUT)/src)
 OBJ        := $(OUT)/obj
 FRAGMENTS  := $(TOP)/kernel/configs/ftrace-qemu-guest.config \
-              $(TOP)/kernel/configs/ftrace-test.config
+              $(TOP)/kernel/configs/ftrace-test.config \
+              $(if $(filter ours,$(VARIANT)),$(TOP)/kernel/configs/ftrace-ours.config)
 JOBS       ?= $(shell nproc)
 TIMEOUT    ?= 2700
 KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=x86_64 LOCALVERSION=-$(VARIANT)

@@ -26,23 +26,30 @@ kmake tinyconfig 2>&1 >/dev/null | no_choice_notes
 	no_choice_notes
 kmake olddefconfig 2>&1 >/dev/null | no_choice_notes
 
-bad=0
+# A later fragment overrides an earlier one: check each symbol's last value.
+declare -A want
+order=()
 while IFS= read -r line; do
 	case "$line" in
 	CONFIG_*=*)
 		sym=${line%%=*}
-		want=$line ;;
+		val=$line ;;
 	"# CONFIG_"*" is not set")
 		sym=${line#\# }
 		sym=${sym%% *}
-		want="" ;;
+		val="" ;;
 	*) continue ;;
 	esac
+	[ -n "${want[$sym]+set}" ] || order+=("$sym")
+	want[$sym]=$val
+done < <(cat "$@")
+bad=0
+for sym in "${order[@]}"; do
 	have=$(grep -E "^$sym=" "$obj/.config" || true)
-	if [ "$have" != "$want" ]; then
-		echo "kconfig.sh: $sym: fragment wants '${want:-not set}', .config has '${have:-not set}'" >&2
+	if [ "$have" != "${want[$sym]}" ]; then
+		echo "kconfig.sh: $sym: fragment wants '${want[$sym]:-not set}', .config has '${have:-not set}'" >&2
 		bad=1
 	fi
-done < <(cat "$@")
+done
 [ $bad -eq 0 ] || { echo "kconfig.sh: unmet fragment options (missing dependency?)" >&2; exit 1; }
 echo "  CONFIG  $obj/.config: tinyconfig + $(for f in "$@"; do basename "$f"; done | tr '\n' ' ')"

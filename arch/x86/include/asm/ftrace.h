@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86 side of dynamic ftrace: the call-site instruction and the register
+ * frame the trampolines in arch/x86/kernel/ftrace_64.S build.  See
+ * Documentation/trace/ftrace-core-design.rst.
+ */
+#ifndef _ASM_X86_FTRACE_H
+#define _ASM_X86_FTRACE_H
+
+#ifdef CONFIG_FUNCTION_TRACER
+#ifndef CC_USING_FENTRY
+# error "dynamic ftrace on x86 needs the compiler's -mfentry"
+#endif
+
+/* Every traced function starts with a 5-byte "call __fentry__". */
+#define MCOUNT_ADDR		((unsigned long)(__fentry__))
+#define MCOUNT_INSN_SIZE	5
+
+#ifndef __ASSEMBLY__
+extern void __fentry__(void);
+
+#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+/*
+ * What a callback gets: a pt_regs-shaped frame on the trampoline's stack.
+ * ftrace_caller fills the argument registers, ip, sp and flags and leaves
+ * cs zero; ftrace_regs_caller fills all of it.  A zero cs is how
+ * arch_ftrace_get_regs() tells the two apart.
+ */
+struct ftrace_regs {
+	struct pt_regs		regs;
+};
+
+static __always_inline struct pt_regs *
+arch_ftrace_get_regs(struct ftrace_regs *fregs)
+{
+	if (!fregs->regs.cs)
+		return NULL;
+	return &fregs->regs;
+}
+
+#define ftrace_instruction_pointer_set(fregs, _ip)	\
+	do { (fregs)->regs.ip = (_ip); } while (0)
+#endif /* CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS */
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+/* Nothing per site beyond the generic record. */
+struct dyn_arch_ftrace {
+};
+#endif
+#endif /* !__ASSEMBLY__ */
+#endif /* CONFIG_FUNCTION_TRACER */
+
+#ifndef __ASSEMBLY__
+
+/*
+ * Trampolines are part of the kernel image until per-ops trampolines
+ * exist (issue 4), so there is nothing to make read-only at the end of
+ * boot.
+ */
+static inline void set_ftrace_ops_ro(void) { }
+
+/*
+ * The syscall tables name sys_foo, the symbols are __x64_sys_foo,
+ * __ia32_sys_foo or __do_sys_foo: drop the wrapper prefix, then compare
+ * what follows "sys".
+ */
+#define ARCH_HAS_SYSCALL_MATCH_SYM_NAME
+static inline bool arch_syscall_match_sym_name(const char *sym, const char *name)
+{
+	if (str_has_prefix(sym, "__x64_"))
+		sym += 6;
+	else if (str_has_prefix(sym, "__ia32_"))
+		sym += 7;
+	else if (str_has_prefix(sym, "__do_"))
+		sym += 5;
+	return strlen(sym) >= 3 && strlen(name) >= 3 && !strcmp(sym + 3, name + 3);
+}
+
+#ifndef COMPILE_OFFSETS
+#if defined(CONFIG_FTRACE_SYSCALLS) && defined(CONFIG_IA32_EMULATION)
+#include <linux/compat.h>
+
+/* 32-bit syscalls have their own numbers: do not trace them as 64-bit. */
+#define ARCH_TRACE_IGNORE_COMPAT_SYSCALLS 1
+static inline bool arch_trace_is_compat_syscall(struct pt_regs *regs)
+{
+	return in_32bit_syscall();
+}
+#endif
+#endif /* !COMPILE_OFFSETS */
+#endif /* !__ASSEMBLY__ */
+
+#endif /* _ASM_X86_FTRACE_H */

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The two trampolines every enabled call site calls, and __fentry__.
+ *
+ * On entry the stack holds the return address into the traced function
+ * (the call site + 5) and above it the traced function's own return
+ * address.  Each trampoline builds a struct pt_regs below them, calls the
+ * callback through a call instruction that the core patches
+ * (ftrace_call / ftrace_regs_call), and returns into the traced function.
+ *
+ * Callback arguments: (call site, parent return address,
+ * function_trace_op, &regs).  ftrace_caller saves only what a C call may
+ * clobber or a callback may read as arguments, and leaves regs->cs zero so
+ * that ftrace_get_regs() returns NULL; ftrace_regs_caller saves everything
+ * and returns to regs->ip, which a kprobe or livepatch handler may change.
+ */
+#include <linux/linkage.h>
+#include <asm/ptrace.h>
+#include <asm/segment.h>
+#include <asm/ftrace.h>
+#include <asm/export.h>
+#include <asm/nospec-branch.h>
+
+	.code64
+	.section .text, "ax"
+
+/* Until a site is enabled it is a NOP; a call that was never patched lands here. */
+SYM_FUNC_START(__fentry__)
+	RET
+SYM_FUNC_END(__fentry__)
+EXPORT_SYMBOL(__fentry__)
+
+/* The callback of a trampoline with no ops to call. */
+SYM_FUNC_START(ftrace_stub)
+	RET
+SYM_FUNC_END(ftrace_stub)
+
+/* Fill the callback arguments; the frame is at %rsp. */
+.macro FTRACE_ARGS
+	movq	FRAME_SIZE(%rsp), %rdi
+	movq	%rdi, RIP(%rsp)
+	subq	$MCOUNT_INSN_SIZE, %rdi
+	movq	FRAME_SIZE+8(%rsp), %rsi
+	leaq	FRAME_SIZE+8(%rsp), %rdx
+	movq	%rdx, RSP(%rsp)
+	movq	function_trace_op(%rip), %rdx
+	movq	%rsp, %rcx
+.endm
+
+SYM_FUNC_START(ftrace_caller)
+	subq	$FRAME_SIZE, %rsp
+	movq	%rdi, RDI(%rsp)
+	movq	%rsi, RSI(%rsp)
+	movq	%rdx, RDX(%rsp)
+	movq	%rcx, RCX(%rsp)
+	movq	%r8, R8(%rsp)
+	movq	%r9, R9(%rsp)
+	movq	%rax, RAX(%rsp)
+	movq	$0, CS(%rsp)
+	FTRACE_ARGS
+
+SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
+	call	ftrace_stub
+
+	movq	RDI(%rsp), %rdi
+	movq	RSI(%rsp), %rsi
+	movq	RDX(%rsp), %rdx
+	movq	RCX(%rsp), %rcx
+	movq	R8(%rsp), %r8
+	movq	R9(%rsp), %r9
+	movq	RAX(%rsp), %rax
+	addq	$FRAME_SIZE, %rsp
+	RET
+SYM_FUNC_END(ftrace_caller)
+
+SYM_FUNC_START(ftrace_regs_caller)
+	subq	$FRAME_SIZE, %rsp
+	pushfq
+	popq	EFLAGS(%rsp)
+	movq	%r15, R15(%rsp)
+	movq	%r14, R14(%rsp)
+	movq	%r13, R13(%rsp)
+	movq	%r12, R12(%rsp)
+	movq	%rbp, RBP(%rsp)
+	movq	%rbx, RBX(%rsp)
+	movq	%r11, R11(%rsp)
+	movq	%r10, R10(%rsp)
+	movq	%r9, R9(%rsp)
+	movq	%r8, R8(%rsp)
+	movq	%rax, RAX(%rsp)
+	movq	%rcx, RCX(%rsp)
+	movq	%rdx, RDX(%rsp)
+	movq	%rsi, RSI(%rsp)
+	movq	%rdi, RDI(%rsp)
+	movq	$0, ORIG_RAX(%rsp)
+	movq	$__KERNEL_CS, CS(%rsp)
+	movq	$__KERNEL_DS, SS(%rsp)
+	FTRACE_ARGS
+
+SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
+	call	ftrace_stub
+
+	/* Return to regs->ip: a handler may have redirected the call. */
+	movq	RIP(%rsp), %rax
+	movq	%rax, FRAME_SIZE(%rsp)
+	movq	R15(%rsp), %r15
+	movq	R14(%rsp), %r14
+	movq	R13(%rsp), %r13
+	movq	R12(%rsp), %r12
+	movq	RBP(%rsp), %rbp
+	movq	RBX(%rsp), %rbx
+	movq	R11(%rsp), %r11
+	movq	R10(%rsp), %r10
+	movq	R9(%rsp), %r9
+	movq	R8(%rsp), %r8
+	movq	RAX(%rsp), %rax
+	movq	RCX(%rsp), %rcx
+	movq	RDX(%rsp), %rdx
+	movq	RSI(%rsp), %rsi
+	movq	RDI(%rsp), %rdi
+	addq	$FRAME_SIZE, %rsp
+	RET
+SYM_FUNC_END(ftrace_regs_caller)

@@ -1,0 +1,530 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Function tracing: the interface between the dynamic ftrace core
+ * (kernel/trace/ftrace_*.c), its architecture back end and its clients
+ * (tracers, perf, kprobes, the module loader and init).
+ *
+ * The user guide is Documentation/trace/ftrace-core.rst; the contract with
+ * the architecture is in Documentation/trace/ftrace-core-design.rst.
+ */
+#ifndef _LINUX_FTRACE_H
+#define _LINUX_FTRACE_H
+
+#include <linux/trace_recursion.h>
+#include <linux/trace_clock.h>
+#include <linux/jump_label.h>
+#include <linux/kallsyms.h>
+#include <linux/linkage.h>
+#include <linux/bitops.h>
+#include <linux/ptrace.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+#include <linux/init.h>
+#include <linux/fs.h>
+
+#include <asm/ftrace.h>
+
+struct module;
+struct ftrace_hash;
+struct ftrace_ops;
+struct ftrace_regs;
+struct trace_array;
+struct seq_file;
+struct ctl_table;
+
+/* The tracing core proper (trace.c) */
+#ifdef CONFIG_TRACING
+void trace_init(void);
+void early_trace_init(void);
+void ftrace_boot_snapshot(void);
+enum ftrace_dump_mode;
+extern enum ftrace_dump_mode ftrace_dump_on_oops;
+extern int tracepoint_printk;
+extern void disable_trace_on_warning(void);
+extern int __disable_trace_on_warning;
+int tracepoint_printk_sysctl(struct ctl_table *table, int write,
+			     void *buffer, size_t *lenp, loff_t *ppos);
+#else
+static inline void trace_init(void) { }
+static inline void early_trace_init(void) { }
+static inline void ftrace_boot_snapshot(void) { }
+static inline void disable_trace_on_warning(void) { }
+#endif
+
+#ifdef CONFIG_FTRACE_SYSCALLS
+unsigned long arch_syscall_addr(int nr);
+#endif
+
+#ifdef CONFIG_FUNCTION_TRACER
+
+/*
+ * Without an arch-specific layout, the callback gets a full pt_regs (or
+ * NULL).  x86_64 defines its own ftrace_regs in <asm/ftrace.h>.
+ */
+#ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+struct ftrace_regs {
+	struct pt_regs		regs;
+};
+#define arch_ftrace_get_regs(fregs) (&(fregs)->regs)
+#define ftrace_instruction_pointer_set(fregs, ip) do { } while (0)
+#endif
+
+/**
+ * ftrace_get_regs - full registers of a traced call, if there are any
+ * @fregs: what the trampoline passed to the callback (may be NULL)
+ *
+ * Return: the pt_regs of the call site when the ops asked for
+ * FTRACE_OPS_FL_SAVE_REGS, else NULL.
+ */
+static __always_inline struct pt_regs *ftrace_get_regs(struct ftrace_regs *fregs)
+{
+	if (!fregs)
+		return NULL;
+	return arch_ftrace_get_regs(fregs);
+}
+
+/*
+ * A callback: @ip is the traced call site, @parent_ip the return address
+ * of the traced function, @op the ops it was registered with.
+ */
+typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *op, struct ftrace_regs *fregs);
+
+/*
+ * Flags of struct ftrace_ops.  Users set the attribute flags (SAVE_REGS,
+ * SAVE_REGS_IF_SUPPORTED, RECURSION, IPMODIFY, PID, RCU, PERMANENT, STUB)
+ * before registering and must not change them while registered; the core
+ * owns the state flags (ENABLED, DYNAMIC, INITIALIZED, DELETED, ADDING,
+ * REMOVING, MODIFYING, ALLOC_TRAMP).  The values are kept from upstream
+ * because clients test them.
+ *
+ * RECURSION asks the core to protect the callback against recursion;
+ * without it the callback protects itself.  RCU asks to be called only
+ * where RCU is watching.  PID makes the ops obey set_ftrace_pid of the
+ * trace_array in ->private (TRACE_ARRAY says ->private is one).
+ * PERMANENT ops keep running when kernel.ftrace_enabled is 0, and make
+ * writing 0 fail with -EBUSY.  IPMODIFY ops may change regs->ip; only one
+ * of them may own a call site.
+ */
+enum {
+	FTRACE_OPS_FL_ENABLED			= BIT(0),
+	FTRACE_OPS_FL_DYNAMIC			= BIT(1),
+	FTRACE_OPS_FL_SAVE_REGS			= BIT(2),
+	FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED	= BIT(3),
+	FTRACE_OPS_FL_RECURSION			= BIT(4),
+	FTRACE_OPS_FL_STUB			= BIT(5),
+	FTRACE_OPS_FL_INITIALIZED		= BIT(6),
+	FTRACE_OPS_FL_DELETED			= BIT(7),
+	FTRACE_OPS_FL_ADDING			= BIT(8),
+	FTRACE_OPS_FL_REMOVING			= BIT(9),
+	FTRACE_OPS_FL_MODIFYING			= BIT(10),
+	FTRACE_OPS_FL_ALLOC_TRAMP		= BIT(11),
+	FTRACE_OPS_FL_IPMODIFY			= BIT(12),
+	FTRACE_OPS_FL_PID			= BIT(13),
+	FTRACE_OPS_FL_RCU			= BIT(14),
+	FTRACE_OPS_FL_TRACE_ARRAY		= BIT(15),
+	FTRACE_OPS_FL_PERMANENT			= BIT(16),
+	FTRACE_OPS_FL_DIRECT			= BIT(17),
+};
+
+/* Requests to an ops' ops_func (IPMODIFY sharing with direct calls) */
+enum ftrace_ops_cmd {
+	FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF,
+	FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER,
+	FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER,
+};
+typedef int (*ftrace_ops_func_t)(struct ftrace_ops *op, enum ftrace_ops_cmd cmd);
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+/*
+ * The sites an ops wants: filter (empty means every site) minus notrace.
+ * Readers in the call path use RCU; writers hold ftrace_lock and
+ * regex_lock, which serialises the filter files of one ops.
+ */
+struct ftrace_ops_hash {
+	struct ftrace_hash __rcu	*notrace_hash;
+	struct ftrace_hash __rcu	*filter_hash;
+	struct mutex			regex_lock;
+};
+void ftrace_free_init_mem(void);
+void ftrace_free_mem(struct module *mod, void *start, void *end);
+#else
+static inline void ftrace_free_init_mem(void)
+{
+	ftrace_boot_snapshot();
+}
+static inline void ftrace_free_mem(struct module *mod, void *start, void *end) { }
+#endif
+
+/**
+ * struct ftrace_ops - one user of function tracing
+ * @func: the callback
+ * @next: next registered ops (RCU list, ends with &ftrace_list_end)
+ * @flags: FTRACE_OPS_FL_*
+ * @private: the owner's data (a trace_array with FTRACE_OPS_FL_TRACE_ARRAY)
+ * @saved_func: the owner's callback while the core calls a wrapper
+ * @local_hash: the ops' own filter and notrace hashes
+ * @func_hash: the hashes in use (&local_hash, or shared with global_ops)
+ * @old_hash: unused by this core, kept for source compatibility
+ * @trampoline: a per-ops trampoline (none yet on x86: issue 4)
+ * @trampoline_size: its size
+ * @list: entry in the list of ops with a trampoline
+ * @ops_func: answers enum ftrace_ops_cmd requests
+ */
+struct ftrace_ops {
+	ftrace_func_t			func;
+	struct ftrace_ops __rcu		*next;
+	unsigned long			flags;
+	void				*private;
+	ftrace_func_t			saved_func;
+#ifdef CONFIG_DYNAMIC_FTRACE
+	struct ftrace_ops_hash		local_hash;
+	struct ftrace_ops_hash		*func_hash;
+	struct ftrace_ops_hash		old_hash;
+	unsigned long			trampoline;
+	unsigned long			trampoline_size;
+	struct list_head		list;
+	ftrace_ops_func_t		ops_func;
+#endif
+};
+
+extern int ftrace_enabled;
+extern struct ftrace_ops __rcu *ftrace_ops_list;
+extern struct ftrace_ops ftrace_list_end;
+
+/* Walk the registered ops; the caller has preemption disabled. */
+#define do_for_each_ftrace_op(op, list)			\
+	op = rcu_dereference_raw_check(list);		\
+	do
+#define while_for_each_ftrace_op(op)				\
+	while (likely(op = rcu_dereference_raw_check((op)->next)) &&	\
+	       unlikely((op) != &ftrace_list_end))
+
+int register_ftrace_function(struct ftrace_ops *ops);
+int unregister_ftrace_function(struct ftrace_ops *ops);
+ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops);
+
+/* A callback that does nothing; also what the trampoline calls when idle. */
+extern void ftrace_stub(unsigned long a0, unsigned long a1,
+			struct ftrace_ops *op, struct ftrace_regs *fregs);
+
+void ftrace_kill(void);
+#else /* !CONFIG_FUNCTION_TRACER */
+#define register_ftrace_function(ops) ({ 0; })
+#define unregister_ftrace_function(ops) ({ 0; })
+static inline void ftrace_kill(void) { }
+static inline void ftrace_free_init_mem(void) { }
+static inline void ftrace_free_mem(struct module *mod, void *start, void *end) { }
+#endif /* CONFIG_FUNCTION_TRACER */
+
+/* One address in a struct ftrace_hash (the hash itself is in trace.h). */
+struct ftrace_func_entry {
+	struct hlist_node	hlist;
+	unsigned long		ip;
+	unsigned long		direct;
+};
+
+/*
+ * Direct calls (a site calling a custom trampoline) are not in this core
+ * yet: HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS is not selected, and every
+ * entry point says so.
+ */
+struct ftrace_direct_func;
+struct dyn_ftrace;
+# define ftrace_direct_func_count 0
+static inline int register_ftrace_direct(unsigned long ip, unsigned long addr)
+{
+	return -ENOTSUPP;
+}
+static inline int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
+{
+	return -ENOTSUPP;
+}
+static inline int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
+				       unsigned long new_addr)
+{
+	return -ENOTSUPP;
+}
+static inline struct ftrace_direct_func *ftrace_find_direct_func(unsigned long addr)
+{
+	return NULL;
+}
+static inline unsigned long ftrace_find_rec_direct(unsigned long ip)
+{
+	return 0;
+}
+static inline int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
+{
+	return -ENODEV;
+}
+static inline int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
+{
+	return -ENODEV;
+}
+static inline int modify_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
+{
+	return -ENODEV;
+}
+static inline int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr)
+{
+	return -ENODEV;
+}
+static inline void arch_ftrace_set_direct_caller(struct pt_regs *regs,
+						 unsigned long addr) { }
+
+#ifdef CONFIG_STACK_TRACER
+extern int stack_tracer_enabled;
+int stack_trace_sysctl(struct ctl_table *table, int write, void *buffer,
+		       size_t *lenp, loff_t *ppos);
+
+DECLARE_PER_CPU(int, disable_stack_tracer);
+
+/* Keep the stack tracer off this CPU; preemption or irqs must be off. */
+static inline void stack_tracer_disable(void)
+{
+	if (IS_ENABLED(CONFIG_DEBUG_PREEMPT))
+		WARN_ON_ONCE(!preempt_count() || !irqs_disabled());
+	this_cpu_inc(disable_stack_tracer);
+}
+
+static inline void stack_tracer_enable(void)
+{
+	if (IS_ENABLED(CONFIG_DEBUG_PREEMPT))
+		WARN_ON_ONCE(!preempt_count() || !irqs_disabled());
+	this_cpu_dec(disable_stack_tracer);
+}
+#else
+static inline void stack_tracer_disable(void) { }
+static inline void stack_tracer_enable(void) { }
+#endif
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+
+int ftrace_text_reserved(const void *start, const void *end);
+struct ftrace_ops *ftrace_ops_trampoline(unsigned long addr);
+bool is_ftrace_trampoline(unsigned long addr);
+
+unsigned long ftrace_location(unsigned long ip);
+unsigned long ftrace_location_range(unsigned long start, unsigned long end);
+
+int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip,
+			 int remove, int reset);
+int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
+			  unsigned int cnt, int remove, int reset);
+int ftrace_set_filter(struct ftrace_ops *ops, unsigned char *buf,
+		      int len, int reset);
+int ftrace_set_notrace(struct ftrace_ops *ops, unsigned char *buf,
+		       int len, int reset);
+void ftrace_set_global_filter(unsigned char *buf, int len, int reset);
+void ftrace_set_global_notrace(unsigned char *buf, int len, int reset);
+void ftrace_free_filter(struct ftrace_ops *ops);
+void ftrace_ops_set_global_filter(struct ftrace_ops *ops);
+
+/* Which hash a filter file edits, and what else it lists. */
+enum {
+	FTRACE_ITER_FILTER	= (1 << 0),
+	FTRACE_ITER_NOTRACE	= (1 << 1),
+	FTRACE_ITER_PRINTALL	= (1 << 2),
+	FTRACE_ITER_DO_PROBES	= (1 << 3),
+	FTRACE_ITER_PROBE	= (1 << 4),
+	FTRACE_ITER_MOD		= (1 << 5),
+	FTRACE_ITER_ENABLED	= (1 << 6),
+};
+
+int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
+		      struct inode *inode, struct file *file);
+ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
+			    size_t cnt, loff_t *ppos);
+ssize_t ftrace_notrace_write(struct file *file, const char __user *ubuf,
+			     size_t cnt, loff_t *ppos);
+int ftrace_regex_release(struct inode *inode, struct file *file);
+void __init ftrace_set_early_filter(struct ftrace_ops *ops, char *buf, int enable);
+
+void ftrace_module_init(struct module *mod);
+void ftrace_module_enable(struct module *mod);
+void ftrace_release_mod(struct module *mod);
+
+extern void ftrace_caller(void);
+extern void ftrace_regs_caller(void);
+extern void ftrace_call(void);
+extern void ftrace_regs_call(void);
+
+#else /* !CONFIG_DYNAMIC_FTRACE */
+static inline void ftrace_module_init(struct module *mod) { }
+static inline void ftrace_module_enable(struct module *mod) { }
+static inline void ftrace_release_mod(struct module *mod) { }
+static inline int ftrace_text_reserved(const void *start, const void *end)
+{
+	return 0;
+}
+static inline unsigned long ftrace_location(unsigned long ip)
+{
+	return 0;
+}
+static inline bool is_ftrace_trampoline(unsigned long addr)
+{
+	return false;
+}
+#define ftrace_regex_open(tr, ops, flag, inode, file) ({ -ENODEV; })
+#define ftrace_set_early_filter(ops, buf, enable) do { } while (0)
+#define ftrace_set_filter_ip(ops, ip, remove, reset) ({ -ENODEV; })
+#define ftrace_set_filter_ips(ops, ips, cnt, remove, reset) ({ -ENODEV; })
+#define ftrace_set_filter(ops, buf, len, reset) ({ -ENODEV; })
+#define ftrace_set_notrace(ops, buf, len, reset) ({ -ENODEV; })
+#define ftrace_free_filter(ops) do { } while (0)
+#define ftrace_ops_set_global_filter(ops) do { } while (0)
+static inline ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
+					  size_t cnt, loff_t *ppos) { return -ENODEV; }
+static inline ssize_t ftrace_notrace_write(struct file *file, const char __user *ubuf,
+					   size_t cnt, loff_t *ppos) { return -ENODEV; }
+static inline int
+ftrace_regex_release(struct inode *inode, struct file *file) { return -ENODEV; }
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
+#if defined(CONFIG_FUNCTION_TRACER) && defined(CONFIG_MODULES) && \
+	defined(CONFIG_DYNAMIC_FTRACE)
+const char *
+ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
+			  unsigned long *off, char **modname,
+			  const unsigned char **modbuildid, char *sym);
+#else
+static inline const char *
+ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
+			  unsigned long *off, char **modname,
+			  const unsigned char **modbuildid, char *sym)
+{
+	return NULL;
+}
+#endif
+
+#if defined(CONFIG_FUNCTION_TRACER) && defined(CONFIG_DYNAMIC_FTRACE)
+int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
+			   char *type, char *name,
+			   char *module_name, int *exported);
+#else
+static inline int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
+					 char *type, char *name,
+					 char *module_name, int *exported)
+{
+	return -1;
+}
+#endif
+
+/* Old names for "stop function tracing now", used by kexec. */
+static inline void tracer_disable(void)
+{
+#ifdef CONFIG_FUNCTION_TRACER
+	ftrace_enabled = 0;
+#endif
+}
+
+static inline int __ftrace_enabled_save(void)
+{
+#ifdef CONFIG_FUNCTION_TRACER
+	int saved = ftrace_enabled;
+
+	ftrace_enabled = 0;
+	return saved;
+#else
+	return 0;
+#endif
+}
+
+static inline void __ftrace_enabled_restore(int enabled)
+{
+#ifdef CONFIG_FUNCTION_TRACER
+	ftrace_enabled = enabled;
+#endif
+}
+
+#ifndef ftrace_return_address0
+# define ftrace_return_address0 __builtin_return_address(0)
+#endif
+
+#ifndef ftrace_return_address
+# ifdef CONFIG_FRAME_POINTER
+#  define ftrace_return_address(n) __builtin_return_address(n)
+# else
+#  define ftrace_return_address(n) 0UL
+# endif
+#endif
+
+#define CALLER_ADDR0 ((unsigned long)ftrace_return_address0)
+#define CALLER_ADDR1 ((unsigned long)ftrace_return_address(1))
+#define CALLER_ADDR2 ((unsigned long)ftrace_return_address(2))
+#define CALLER_ADDR3 ((unsigned long)ftrace_return_address(3))
+#define CALLER_ADDR4 ((unsigned long)ftrace_return_address(4))
+#define CALLER_ADDR5 ((unsigned long)ftrace_return_address(5))
+#define CALLER_ADDR6 ((unsigned long)ftrace_return_address(6))
+
+/* The first caller outside the spinlock functions. */
+static __always_inline unsigned long get_lock_parent_ip(void)
+{
+	unsigned long addr = CALLER_ADDR0;
+
+	if (!in_lock_functions(addr))
+		return addr;
+	addr = CALLER_ADDR1;
+	if (!in_lock_functions(addr))
+		return addr;
+	return CALLER_ADDR2;
+}
+
+#ifdef CONFIG_TRACE_PREEMPT_TOGGLE
+extern void trace_preempt_on(unsigned long a0, unsigned long a1);
+extern void trace_preempt_off(unsigned long a0, unsigned long a1);
+#else
+# define trace_preempt_on(a0, a1) do { } while (0)
+# define trace_preempt_off(a0, a1) do { } while (0)
+#endif
+
+#ifdef CONFIG_FTRACE_MCOUNT_RECORD
+void ftrace_init(void);
+#define FTRACE_CALLSITE_SECTION	"__mcount_loc"
+#else
+static inline void ftrace_init(void) { }
+#endif
+
+/*
+ * Function graph tracing.  The records below are part of the trace
+ * format even when the graph tracer is not built.
+ */
+struct ftrace_graph_ent {
+	unsigned long func;
+	int depth;
+} __packed;
+
+struct ftrace_graph_ret {
+	unsigned long func;
+	int depth;
+	unsigned int overrun;
+	unsigned long long calltime;
+	unsigned long long rettime;
+} __packed;
+
+typedef void (*trace_func_graph_ret_t)(struct ftrace_graph_ret *);
+typedef int (*trace_func_graph_ent_t)(struct ftrace_graph_ent *);
+
+extern int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace);
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+#error "the function graph tracer is not part of this core yet (issue 4)"
+#else
+#define __notrace_funcgraph
+static inline void ftrace_graph_init_task(struct task_struct *t) { }
+static inline void ftrace_graph_exit_task(struct task_struct *t) { }
+static inline void ftrace_graph_init_idle_task(struct task_struct *t, int cpu) { }
+#define register_ftrace_graph(ops) ({ -1; })
+#define unregister_ftrace_graph(ops) do { } while (0)
+static inline unsigned long
+ftrace_graph_ret_addr(struct task_struct *task, int *idx, unsigned long ret,
+		      unsigned long *retp)
+{
+	return ret;
+}
+static inline void pause_graph_tracing(void) { }
+static inline void unpause_graph_tracing(void) { }
+#endif
+
+#endif /* _LINUX_FTRACE_H */

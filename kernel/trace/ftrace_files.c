@@ -1,0 +1,617 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracefs files of the core (available_filter_functions,
+ * enabled_functions, the read side of the filter files), the
+ * kernel.ftrace_enabled sysctl, and the hooks trace.c calls to tie trace
+ * arrays to ops.
+ */
+#include <linux/seq_file.h>
+#include <linux/tracefs.h>
+#include <linux/sysctl.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <asm/setup.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+#include "ftrace_files.h"
+
+atomic_t ftrace_inject_mismatch = ATOMIC_INIT(0);
+
+/* ---- Walking the records from a seq_file ---- */
+
+typedef bool (*rec_pred_t)(void *arg, struct ftrace_group *g, struct dyn_ftrace *rec);
+
+/*
+ * The @pos-th record satisfying @want.  Reads continue where the last one
+ * stopped unless the groups changed, so a full read stays linear.
+ */
+static struct dyn_ftrace *cursor_seek(struct rec_cursor *c, loff_t pos,
+				      rec_pred_t want, void *arg,
+				      struct ftrace_group **gp)
+{
+	struct ftrace_group *g;
+	struct dyn_ftrace *rec;
+	loff_t n = 0;
+	unsigned int i = 0;
+
+	ftrace_assert_locked();
+	g = list_first_entry_or_null(&ftrace_groups, struct ftrace_group, list);
+	if (c->g && c->gen == ftrace_groups_gen && c->pos <= pos) {
+		g = c->g;
+		i = c->idx;
+		n = c->pos;
+	}
+	for (; g && !list_entry_is_head(g, &ftrace_groups, list);
+	     g = list_next_entry(g, list), i = 0) {
+		for (; i < g->count; i++) {
+			rec = &g->recs[i];
+			if (rec->flags & FTRACE_REC_FREED || !want(arg, g, rec))
+				continue;
+			if (n++ < pos)
+				continue;
+			c->g = g;
+			c->idx = i;
+			c->pos = pos;
+			c->gen = ftrace_groups_gen;
+			*gp = g;
+			return rec;
+		}
+	}
+	c->g = NULL;
+	c->end = n;
+	return NULL;
+}
+
+/* ---- available_filter_functions and enabled_functions ---- */
+
+struct rec_file {
+	struct rec_cursor	cur;
+	bool			enabled_only;
+	struct ftrace_group	*g;
+};
+
+static bool rec_file_want(void *arg, struct ftrace_group *g, struct dyn_ftrace *rec)
+{
+	struct rec_file *rf = arg;
+
+	return !rf->enabled_only || (rec->flags & FTRACE_REC_ENABLED);
+}
+
+static void *rf_start(struct seq_file *m, loff_t *pos)
+{
+	struct rec_file *rf = m->private;
+
+	mutex_lock(&ftrace_lock);
+	if (ftrace_dead)
+		return NULL;
+	return cursor_seek(&rf->cur, *pos, rec_file_want, rf, &rf->g);
+}
+
+static void *rf_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct rec_file *rf = m->private;
+
+	++*pos;
+	return cursor_seek(&rf->cur, *pos, rec_file_want, rf, &rf->g);
+}
+
+static void rf_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&ftrace_lock);
+}
+
+static int rf_show(struct seq_file *m, void *v)
+{
+	struct rec_file *rf = m->private;
+	struct dyn_ftrace *rec = v;
+	unsigned long ip = ftrace_rec_ip(rf->g, rec);
+
+	seq_printf(m, "%ps", (void *)ip);
+	if (rf->enabled_only)
+		seq_printf(m, " (%u)%s%s\ttramp: %ps",
+			   ftrace_rec_count(rec),
+			   rec->flags & FTRACE_REC_REGS_EN ? " R" : "  ",
+			   rec->flags & FTRACE_REC_IPMODIFY ? " I" : "  ",
+			   rec->flags & FTRACE_REC_REGS_EN ? (void *)ftrace_regs_caller :
+							     (void *)ftrace_caller);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static const struct seq_operations rec_file_seq_ops = {
+	.start	= rf_start,
+	.next	= rf_next,
+	.stop	= rf_stop,
+	.show	= rf_show,
+};
+
+static int rec_file_open(struct inode *inode, struct file *file, bool enabled_only)
+{
+	struct rec_file *rf;
+	int ret;
+
+	ret = security_locked_down(LOCKDOWN_TRACEFS);
+	if (ret)
+		return ret;
+	rf = __seq_open_private(file, &rec_file_seq_ops, sizeof(*rf));
+	if (!rf)
+		return -ENOMEM;
+	rf->enabled_only = enabled_only;
+	return 0;
+}
+
+static int avail_open(struct inode *inode, struct file *file)
+{
+	return rec_file_open(inode, file, false);
+}
+
+static int enabled_open(struct inode *inode, struct file *file)
+{
+	return rec_file_open(inode, file, true);
+}
+
+static const struct file_operations avail_fops = {
+	.open		= avail_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= seq_release_private,
+};
+
+static const struct file_operations enabled_fops = {
+	.open		= enabled_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= seq_release_private,
+};
+
+/* ---- Reading set_ftrace_filter / set_ftrace_notrace ---- */
+
+/*
+ * The file lists the addresses in the hash, or a line saying the hash is
+ * empty; then remembered :mod: entries and, for the filter, the probes of
+ * filter commands.  Those come as one last item.
+ */
+#define FILTER_EXTRAS	((void *)1)
+
+static struct ftrace_hash *shown_hash(struct ftrace_filter_file *ff)
+{
+	struct ftrace_ops_hash *h = ff->ops->func_hash;
+
+	return ff->flags & FTRACE_ITER_NOTRACE ?
+		rcu_dereference_protected(h->notrace_hash, 1) :
+		rcu_dereference_protected(h->filter_hash, 1);
+}
+
+static bool filter_want(void *arg, struct ftrace_group *g, struct dyn_ftrace *rec)
+{
+	return ftrace_lookup_ip(arg, ftrace_rec_ip(g, rec));
+}
+
+static void *filter_item(struct ftrace_filter_file *ff, loff_t pos)
+{
+	struct ftrace_hash *hash = shown_hash(ff);
+	struct dyn_ftrace *rec;
+
+	if (ftrace_hash_empty(hash))
+		return pos == 0 ? SEQ_START_TOKEN : pos == 1 ? FILTER_EXTRAS : NULL;
+	rec = cursor_seek(&ff->cur, pos, filter_want, hash, &ff->g);
+	if (rec)
+		return rec;
+	/* The extras come right after the last record. */
+	return pos == ff->cur.end ? FILTER_EXTRAS : NULL;
+}
+
+static void *filter_start(struct seq_file *m, loff_t *pos)
+{
+	struct ftrace_filter_file *ff = m->private;
+
+	mutex_lock(&ftrace_lock);
+	return filter_item(ff, *pos);
+}
+
+static void *filter_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct ftrace_filter_file *ff = m->private;
+
+	++*pos;
+	if (v == FILTER_EXTRAS)
+		return NULL;
+	return filter_item(ff, *pos);
+}
+
+static int filter_show(struct seq_file *m, void *v)
+{
+	struct ftrace_filter_file *ff = m->private;
+	struct trace_array *tr = ff->tr;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, ff->flags & FTRACE_ITER_NOTRACE ?
+			 "#### no functions disabled ####\n" :
+			 "#### all functions enabled ####\n");
+		return 0;
+	}
+	if (v == FILTER_EXTRAS) {
+		if (!tr)
+			return 0;
+		ftrace_mod_cache_show(m, ff->flags & FTRACE_ITER_NOTRACE ?
+				      &tr->mod_notrace : &tr->mod_trace);
+		if (ff->flags & FTRACE_ITER_DO_PROBES)
+			ftrace_probes_show(m, tr);
+		return 0;
+	}
+	seq_printf(m, "%ps\n", (void *)ftrace_rec_ip(ff->g, v));
+	return 0;
+}
+
+static const struct seq_operations filter_seq_ops = {
+	.start	= filter_start,
+	.next	= filter_next,
+	.stop	= rf_stop,
+	.show	= filter_show,
+};
+
+/**
+ * ftrace_filter_seq_open - set up reading of a filter file
+ * @ff: the open file's state
+ * @file: the file
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ftrace_filter_seq_open(struct ftrace_filter_file *ff, struct file *file)
+{
+	int ret;
+
+	if (!(file->f_mode & FMODE_READ)) {
+		file->private_data = ff;
+		return 0;
+	}
+	ret = seq_open(file, &filter_seq_ops);
+	if (!ret)
+		((struct seq_file *)file->private_data)->private = ff;
+	return ret;
+}
+
+/**
+ * ftrace_filter_file_of - the state of an open filter file
+ * @file: the file
+ *
+ * Return: its struct ftrace_filter_file.
+ */
+struct ftrace_filter_file *ftrace_filter_file_of(struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return ((struct seq_file *)file->private_data)->private;
+	return file->private_data;
+}
+
+/**
+ * ftrace_filter_seq_release - undo ftrace_filter_seq_open()
+ * @ff: the open file's state
+ * @inode: the file's inode
+ * @file: the file
+ */
+void ftrace_filter_seq_release(struct ftrace_filter_file *ff,
+			       struct inode *inode, struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		seq_release(inode, file);
+}
+
+static int filter_open(struct inode *inode, struct file *file)
+{
+	struct ftrace_ops *ops = inode->i_private;
+
+	return ftrace_regex_open(ops->private, ops,
+				 FTRACE_ITER_FILTER | FTRACE_ITER_DO_PROBES,
+				 inode, file);
+}
+
+static int notrace_open(struct inode *inode, struct file *file)
+{
+	struct ftrace_ops *ops = inode->i_private;
+
+	return ftrace_regex_open(ops->private, ops, FTRACE_ITER_NOTRACE,
+				 inode, file);
+}
+
+static loff_t filter_lseek(struct file *file, loff_t offset, int whence)
+{
+	if (file->f_mode & FMODE_READ)
+		return seq_lseek(file, offset, whence);
+	file->f_pos = 0;
+	return 0;
+}
+
+static ssize_t filter_read(struct file *file, char __user *ubuf, size_t cnt,
+			   loff_t *ppos)
+{
+	if (!(file->f_mode & FMODE_READ))
+		return -EBADF;
+	return seq_read(file, ubuf, cnt, ppos);
+}
+
+static const struct file_operations filter_fops = {
+	.open		= filter_open,
+	.read		= filter_read,
+	.write		= ftrace_filter_write,
+	.llseek		= filter_lseek,
+	.release	= ftrace_regex_release,
+};
+
+static const struct file_operations notrace_fops = {
+	.open		= notrace_open,
+	.read		= filter_read,
+	.write		= ftrace_notrace_write,
+	.llseek		= filter_lseek,
+	.release	= ftrace_regex_release,
+};
+
+/**
+ * ftrace_create_filter_files - set_ftrace_filter and set_ftrace_notrace
+ * @tr: the trace array; the files edit its ops
+ * @parent: the directory
+ */
+void ftrace_create_filter_files(struct trace_array *tr, struct dentry *parent)
+{
+	trace_create_file("set_ftrace_filter", TRACE_MODE_WRITE, parent, tr->ops,
+			  &filter_fops);
+	trace_create_file("set_ftrace_notrace", TRACE_MODE_WRITE, parent, tr->ops,
+			  &notrace_fops);
+}
+
+/**
+ * ftrace_destroy_filter_files - free the hashes behind an instance's files
+ * @ops: the instance's ops, no longer registered
+ */
+void ftrace_destroy_filter_files(struct ftrace_ops *ops)
+{
+	ftrace_free_filter(ops);
+}
+
+/* ---- Anomaly injection, for the tests ---- */
+
+static ssize_t inject_write(struct file *file, const char __user *ubuf,
+			    size_t cnt, loff_t *ppos)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, cnt, 10, &n);
+	if (ret)
+		return ret;
+	if (n > 1000)
+		return -EINVAL;
+	atomic_set(&ftrace_inject_mismatch, n);
+	return cnt;
+}
+
+static ssize_t inject_read(struct file *file, char __user *ubuf, size_t cnt,
+			   loff_t *ppos)
+{
+	char buf[16];
+	int len = scnprintf(buf, sizeof(buf), "%d\n",
+			    atomic_read(&ftrace_inject_mismatch));
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+static const struct file_operations inject_fops = {
+	.open		= tracing_open_generic,
+	.read		= inject_read,
+	.write		= inject_write,
+	.llseek		= default_llseek,
+};
+
+/**
+ * ftrace_init_tracefs_toplevel - the core's files at the top of tracefs
+ * @tr: the top-level trace array
+ * @d_tracer: the directory (NULL: the top)
+ */
+void ftrace_init_tracefs_toplevel(struct trace_array *tr, struct dentry *d_tracer)
+{
+	trace_create_file("available_filter_functions", TRACE_MODE_READ,
+			  d_tracer, NULL, &avail_fops);
+	trace_create_file("enabled_functions", TRACE_MODE_READ,
+			  d_tracer, NULL, &enabled_fops);
+	ftrace_create_filter_files(tr, d_tracer);
+	if (IS_ENABLED(CONFIG_FTRACE_ANOMALY_TEST))
+		trace_create_file("ftrace_inject_mismatch", TRACE_MODE_WRITE,
+				  d_tracer, NULL, &inject_fops);
+	ftrace_profile_tracefs(d_tracer);
+}
+
+/* ---- kernel.ftrace_enabled ---- */
+
+static int zero_ = 0, one_ = 1;
+
+static int ftrace_enabled_sysctl(struct ctl_table *table, int write,
+				 void *buffer, size_t *lenp, loff_t *ppos)
+{
+	struct ctl_table t = *table;
+	struct ftrace_ops *op;
+	int val, ret;
+
+	mutex_lock(&ftrace_lock);
+	val = ftrace_enabled;
+	t.data = &val;
+	t.extra1 = &zero_;
+	t.extra2 = &one_;
+	ret = proc_dointvec_minmax(&t, write, buffer, lenp, ppos);
+	if (ret || !write || val == ftrace_enabled)
+		goto out;
+	if (ftrace_dead) {
+		ret = -ENODEV;
+		goto out;
+	}
+	if (!val) {
+		do_for_each_ftrace_op(op, ftrace_ops_list) {
+			if (op->flags & FTRACE_OPS_FL_PERMANENT) {
+				ret = -EBUSY;
+				goto out;
+			}
+		} while_for_each_ftrace_op(op);
+	}
+	ftrace_enabled = val;
+	ret = ftrace_apply();
+out:
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+static struct ctl_table ftrace_sysctls[] = {
+	{
+		.procname	= "ftrace_enabled",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= ftrace_enabled_sysctl,
+	},
+	{}
+};
+
+static int __init ftrace_sysctl_init(void)
+{
+	register_sysctl_init("kernel", ftrace_sysctls);
+	return 0;
+}
+late_initcall(ftrace_sysctl_init);
+
+/* ---- What trace.c asks of the core ---- */
+
+/**
+ * ftrace_is_dead - whether an anomaly stopped function tracing
+ *
+ * Return: 1 if dead.
+ */
+int ftrace_is_dead(void)
+{
+	return READ_ONCE(ftrace_dead);
+}
+
+/**
+ * ftrace_kill - stop function tracing for good (a self-test failed)
+ */
+void ftrace_kill(void)
+{
+	mutex_lock(&ftrace_lock);
+	if (!ftrace_dead) {
+		ftrace_enabled = 0;
+		ftrace_apply();
+		ftrace_dead = 1;
+	}
+	mutex_unlock(&ftrace_lock);
+}
+
+/**
+ * ftrace_init_trace_array - the core's lists in a new trace array
+ * @tr: the trace array
+ */
+void ftrace_init_trace_array(struct trace_array *tr)
+{
+	INIT_LIST_HEAD(&tr->func_probes);
+	INIT_LIST_HEAD(&tr->mod_trace);
+	INIT_LIST_HEAD(&tr->mod_notrace);
+}
+
+/**
+ * ftrace_init_global_array_ops - the top-level trace array uses global_ops
+ * @tr: the top-level trace array
+ */
+void __init ftrace_init_global_array_ops(struct trace_array *tr)
+{
+	tr->ops = &global_ops;
+	tr->ops->private = tr;
+	ftrace_init_trace_array(tr);
+}
+
+/**
+ * ftrace_init_array_ops - set the callback of a trace array's ops
+ * @tr: the trace array
+ * @func: the callback
+ */
+void ftrace_init_array_ops(struct trace_array *tr, ftrace_func_t func)
+{
+	tr->ops->func = func;
+	tr->ops->private = tr;
+}
+
+/**
+ * ftrace_reset_array_ops - the trace array's ops back to doing nothing
+ * @tr: the trace array
+ */
+void ftrace_reset_array_ops(struct trace_array *tr)
+{
+	tr->ops->func = ftrace_stub;
+}
+
+/**
+ * ftrace_mod_address_lookup - names of freed module init functions
+ * @addr: an address
+ * @size: its symbol's size
+ * @off: offset in the symbol
+ * @modname: the module
+ * @modbuildid: its build id
+ * @sym: the name
+ *
+ * This core does not keep them (yet).
+ *
+ * Return: NULL.
+ */
+const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
+				      unsigned long *off, char **modname,
+				      const unsigned char **modbuildid, char *sym)
+{
+	return NULL;
+}
+
+/**
+ * ftrace_mod_get_kallsym - /proc/kallsyms entries of ftrace trampolines
+ * @symnum: index
+ * @value: address
+ * @type: symbol type
+ * @name: name
+ * @module_name: module
+ * @exported: exported or not
+ *
+ * There are no dynamic trampolines to list yet.
+ *
+ * Return: -ERANGE.
+ */
+int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
+			   char *type, char *name, char *module_name,
+			   int *exported)
+{
+	return -ERANGE;
+}
+
+/* ---- Boot parameters ftrace_filter= and ftrace_notrace= ---- */
+
+bool ftrace_filter_param __initdata;
+static char boot_filter[COMMAND_LINE_SIZE] __initdata;
+static char boot_notrace[COMMAND_LINE_SIZE] __initdata;
+
+static int __init set_boot_filter(char *str)
+{
+	ftrace_filter_param = true;
+	strscpy(boot_filter, str, sizeof(boot_filter));
+	return 1;
+}
+__setup("ftrace_filter=", set_boot_filter);
+
+static int __init set_boot_notrace(char *str)
+{
+	ftrace_filter_param = true;
+	strscpy(boot_notrace, str, sizeof(boot_notrace));
+	return 1;
+}
+__setup("ftrace_notrace=", set_boot_notrace);
+
+static int __init apply_boot_filters(void)
+{
+	if (boot_filter[0])
+		ftrace_set_early_filter(&global_ops, boot_filter, 1);
+	if (boot_notrace[0])
+		ftrace_set_early_filter(&global_ops, boot_notrace, 0);
+	return 0;
+}
+core_initcall(apply_boot_filters);

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The filter files' state, shared by ftrace_filter.c (writing) and
+ * ftrace_files.c (reading).
+ */
+#ifndef _KERNEL_TRACE_FTRACE_FILES_H
+#define _KERNEL_TRACE_FTRACE_FILES_H
+
+#include "trace.h"
+#include "ftrace_internal.h"
+
+/* An edit of one hash of an ops, committed (or not) at the end. */
+struct ftrace_filter_edit {
+	struct ftrace_ops	*ops;
+	struct trace_array	*tr;
+	struct ftrace_hash	*hash;
+	struct list_head	mods;		/* :mod: entries to remember */
+	bool			notr;
+	bool			truncate;
+};
+
+/* A position in the records, for reading them through a seq_file. */
+struct rec_cursor {
+	struct ftrace_group	*g;
+	unsigned int		idx;
+	loff_t			pos;
+	loff_t			end;		/* how many there were, once seen */
+	unsigned long		gen;
+};
+
+/* An open set_ftrace_filter or set_ftrace_notrace */
+struct ftrace_filter_file {
+	struct ftrace_ops	*ops;
+	struct trace_array	*tr;
+	int			flags;		/* FTRACE_ITER_* */
+	bool			editing;
+	bool			written;	/* a write succeeded */
+	bool			failed;		/* a write failed */
+	struct trace_parser	parser;
+	struct ftrace_filter_edit edit;
+	/* reading */
+	struct rec_cursor	cur;
+	struct ftrace_group	*g;
+};
+
+int ftrace_filter_edit_begin(struct ftrace_filter_edit *e, struct ftrace_ops *ops,
+			     struct trace_array *tr, bool notr, bool reset);
+int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text);
+int ftrace_filter_edit_end(struct ftrace_filter_edit *e, bool commit);
+
+int ftrace_filter_seq_open(struct ftrace_filter_file *ff, struct file *file);
+void ftrace_filter_seq_release(struct ftrace_filter_file *ff,
+			       struct inode *inode, struct file *file);
+struct ftrace_filter_file *ftrace_filter_file_of(struct file *file);
+
+#endif /* _KERNEL_TRACE_FTRACE_FILES_H */

@@ -1,0 +1,616 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Editing an ops' filter and notrace hashes: the in-kernel API
+ * (ftrace_set_filter() and friends) and the write side of
+ * set_ftrace_filter / set_ftrace_notrace.
+ *
+ * A file opened for writing edits a private copy that is committed when
+ * it is closed.  Each write is all or nothing: if one of its patterns
+ * matches no function the write fails with -EINVAL and the copy is left
+ * as it was.  Opening with O_TRUNC (">") replaces the set, unless every
+ * write failed: then the set is kept as it was.
+ */
+#include <linux/seq_file.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+#include "ftrace_files.h"
+
+#define FILTER_TOKEN_MAX	1024
+
+static struct ftrace_hash *current_hash(struct ftrace_ops *ops, bool notr)
+{
+	struct ftrace_ops_hash *h = ops->func_hash;
+
+	return notr ? rcu_dereference_protected(h->notrace_hash, 1) :
+			 rcu_dereference_protected(h->filter_hash, 1);
+}
+
+static bool module_loaded(const char *name)
+{
+	struct ftrace_group *g;
+
+	for_each_ftrace_group(g)
+		if (g->mod && !strcmp(module_name(g->mod), name))
+			return true;
+	return false;
+}
+
+/* "func", "!func", "func:mod:name": a pattern for the batch. */
+static int add_pattern(struct list_head *batch, const char *token,
+		       const char *module)
+{
+	size_t len = strlen(token) + 1;
+	struct ftrace_pattern *pat;
+	char *func;
+
+	pat = kzalloc(struct_size(pat, text, len + (module ? strlen(module) + 1 : 0)),
+		      GFP_KERNEL);
+	if (!pat)
+		return -ENOMEM;
+	memcpy(pat->text, token, len);
+	func = pat->text;
+	if (*func == '!') {
+		pat->remove = true;
+		func++;
+	}
+	if (module) {
+		pat->module = pat->text + len;
+		strcpy(pat->module, module);
+		if (!*func)
+			func = "*";
+	}
+	ftrace_glob_parse(&pat->func, func);
+	pat->exact = pat->func.type == MATCH_FULL;
+	list_add_tail(&pat->list, batch);
+	return 0;
+}
+
+static void free_batch(struct list_head *batch)
+{
+	struct ftrace_pattern *pat, *tmp;
+
+	list_for_each_entry_safe(pat, tmp, batch, list)
+		kfree(pat);
+	INIT_LIST_HEAD(batch);
+}
+
+/*
+ * Apply the patterns of one write to @hash, all or nothing.
+ * Return: 0, -EINVAL if a pattern matched nothing, -ENOMEM.
+ */
+static int apply_batch(struct list_head *batch, struct ftrace_hash **hash)
+{
+	struct ftrace_pattern *pat;
+	struct ftrace_hash *copy;
+	int ret;
+
+	if (list_empty(batch))
+		return 0;
+	copy = ftrace_hash_copy(*hash);
+	if (!copy)
+		return -ENOMEM;
+	mutex_lock(&ftrace_lock);
+	ret = ftrace_match_patterns(batch, copy);
+	mutex_unlock(&ftrace_lock);
+	list_for_each_entry(pat, batch, list)
+		if (!ret && !pat->hits)
+			ret = -EINVAL;
+	if (ret) {
+		ftrace_hash_free(copy);
+		return ret;
+	}
+	ftrace_hash_free(*hash);
+	*hash = copy;
+	return 0;
+}
+
+/* Split "func:cmd:param" in place; missing parts are NULL. */
+static void split_token(char *token, char **cmd, char **param)
+{
+	*cmd = NULL;
+	*param = NULL;
+	*cmd = strchr(token, ':');
+	if (!*cmd)
+		return;
+	*(*cmd)++ = '\0';
+	*param = strchr(*cmd, ':');
+	if (*param)
+		*(*param)++ = '\0';
+}
+
+/*
+ * One token of a write: a pattern joins the batch, a ":mod:" for a module
+ * that is not loaded is remembered, a command runs now.
+ */
+static int edit_token(struct ftrace_filter_edit *e, char *token,
+		      struct list_head *batch)
+{
+	char *cmd, *param;
+
+	split_token(token, &cmd, &param);
+	if (!cmd)
+		return add_pattern(batch, token, NULL);
+	if (!strcmp(cmd, "mod")) {
+		if (!param || !*param)
+			return -EINVAL;
+		if (!module_loaded(param)) {
+			if (!e->tr)
+				return -EINVAL;
+			return ftrace_mod_cache_add(e->tr, &e->mods, token, param,
+						    token[0] == '!');
+		}
+		return add_pattern(batch, token, param);
+	}
+	return ftrace_run_command(e->tr, e->hash, token, cmd, param, !e->notr);
+}
+
+/**
+ * ftrace_filter_edit_text - apply a buffer of whitespace-separated tokens
+ * @e: the edit
+ * @text: the tokens (modified)
+ *
+ * Return: 0 or a negative errno; on error the edit is unchanged (commands
+ * already run stay done).
+ */
+int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text)
+{
+	LIST_HEAD(batch);
+	char *token;
+	int ret = 0;
+
+	while (!ret && (token = strsep(&text, " \t\n,")) != NULL) {
+		if (*token)
+			ret = edit_token(e, token, &batch);
+	}
+	if (!ret)
+		ret = apply_batch(&batch, &e->hash);
+	free_batch(&batch);
+	return ret;
+}
+
+/**
+ * ftrace_filter_edit_begin - start editing one hash of an ops
+ * @e: the edit, zeroed by the caller
+ * @ops: the ops
+ * @tr: the trace array owning the file, or NULL
+ * @notr: edit the notrace hash instead of the filter
+ * @reset: start from an empty set
+ *
+ * Takes @ops' regex_lock until ftrace_filter_edit_end().
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ftrace_filter_edit_begin(struct ftrace_filter_edit *e, struct ftrace_ops *ops,
+			     struct trace_array *tr, bool notr, bool reset)
+{
+	ftrace_ops_init(ops);
+	e->ops = ops;
+	e->tr = tr;
+	e->notr = notr;
+	e->truncate = reset;
+	INIT_LIST_HEAD(&e->mods);
+	mutex_lock(&ops->func_hash->regex_lock);
+	mutex_lock(&ftrace_lock);
+	e->hash = ftrace_hash_copy(reset ? NULL : current_hash(ops, notr));
+	mutex_unlock(&ftrace_lock);
+	if (!e->hash) {
+		mutex_unlock(&ops->func_hash->regex_lock);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * ftrace_filter_edit_end - commit (or drop) an edit and unlock the ops
+ * @e: the edit
+ * @commit: install the edited set
+ *
+ * Return: 0, or the error of installing it (-EBUSY, -ENODEV).
+ */
+int ftrace_filter_edit_end(struct ftrace_filter_edit *e, bool commit)
+{
+	struct list_head *cache = NULL;
+	int ret = 0;
+
+	if (e->tr)
+		cache = e->notr ? &e->tr->mod_notrace : &e->tr->mod_trace;
+
+	mutex_lock(&ftrace_lock);
+	if (commit && ftrace_dead) {
+		ret = -ENODEV;
+		commit = false;
+	}
+	if (commit) {
+		if (cache && e->truncate)
+			ftrace_mod_cache_clear(cache);
+		if (cache)
+			list_splice_tail_init(&e->mods, cache);
+		e->hash->flags &= ~FTRACE_HASH_FL_MOD;
+		if (cache && !list_empty(cache))
+			e->hash->flags |= FTRACE_HASH_FL_MOD;
+		ret = ftrace_ops_set_hashes(e->ops, e->notr ? NULL : e->hash,
+					    e->notr ? e->hash : NULL);
+	} else {
+		ftrace_hash_free(e->hash);
+	}
+	ftrace_mod_cache_clear(&e->mods);
+	e->hash = NULL;
+	mutex_unlock(&ftrace_lock);
+	mutex_unlock(&e->ops->func_hash->regex_lock);
+	return ret;
+}
+
+static int set_from_buffer(struct ftrace_ops *ops, unsigned char *buf, int len,
+			   int reset, bool notr)
+{
+	struct ftrace_filter_edit e = {};
+	char *text = NULL;
+	int ret;
+
+	if (buf) {
+		text = kmemdup_nul(buf, len, GFP_KERNEL);
+		if (!text)
+			return -ENOMEM;
+	}
+	ret = ftrace_filter_edit_begin(&e, ops, NULL, notr, reset);
+	if (!ret) {
+		ret = text ? ftrace_filter_edit_text(&e, text) : 0;
+		ret = ftrace_filter_edit_end(&e, !ret) ?: ret;
+	}
+	kfree(text);
+	return ret;
+}
+
+/**
+ * ftrace_set_filter - edit an ops' filter with patterns
+ * @ops: the ops
+ * @buf: whitespace-separated patterns, as written to set_ftrace_filter
+ * @len: length of @buf
+ * @reset: start from an empty filter
+ *
+ * Return: 0, -EINVAL if a pattern matches nothing (nothing changes),
+ * -ENOMEM, -EBUSY (IPMODIFY conflict), -ENODEV (ftrace dead).
+ */
+int ftrace_set_filter(struct ftrace_ops *ops, unsigned char *buf, int len, int reset)
+{
+	return set_from_buffer(ops, buf, len, reset, false);
+}
+EXPORT_SYMBOL_GPL(ftrace_set_filter);
+
+/**
+ * ftrace_set_notrace - edit an ops' notrace hash with patterns
+ * @ops: the ops
+ * @buf: whitespace-separated patterns
+ * @len: length of @buf
+ * @reset: start from an empty set
+ *
+ * Return: as ftrace_set_filter().
+ */
+int ftrace_set_notrace(struct ftrace_ops *ops, unsigned char *buf, int len, int reset)
+{
+	return set_from_buffer(ops, buf, len, reset, true);
+}
+EXPORT_SYMBOL_GPL(ftrace_set_notrace);
+
+/**
+ * ftrace_set_global_filter - edit the top-level set_ftrace_filter
+ * @buf: patterns, or NULL
+ * @len: length of @buf
+ * @reset: start from an empty filter
+ */
+void ftrace_set_global_filter(unsigned char *buf, int len, int reset)
+{
+	set_from_buffer(&global_ops, buf, len, reset, false);
+}
+EXPORT_SYMBOL_GPL(ftrace_set_global_filter);
+
+/**
+ * ftrace_set_global_notrace - edit the top-level set_ftrace_notrace
+ * @buf: patterns, or NULL
+ * @len: length of @buf
+ * @reset: start from an empty set
+ */
+void ftrace_set_global_notrace(unsigned char *buf, int len, int reset)
+{
+	set_from_buffer(&global_ops, buf, len, reset, true);
+}
+EXPORT_SYMBOL_GPL(ftrace_set_global_notrace);
+
+/**
+ * ftrace_set_filter_ips - add or remove call sites by address
+ * @ops: the ops
+ * @ips: call-site addresses
+ * @cnt: how many
+ * @remove: remove them instead of adding
+ * @reset: start from an empty filter
+ *
+ * Return: 0, -ENOENT if an address is not a call site (or not in the
+ * filter when removing), -ENOMEM, -EBUSY, -ENODEV.
+ */
+int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
+			  unsigned int cnt, int remove, int reset)
+{
+	struct ftrace_filter_edit e = {};
+	unsigned int i;
+	int ret;
+
+	ret = ftrace_filter_edit_begin(&e, ops, NULL, false, reset);
+	if (ret)
+		return ret;
+	for (i = 0; i < cnt && !ret; i++) {
+		if (ftrace_location(ips[i]) != ips[i])
+			ret = -ENOENT;
+		else if (remove)
+			ret = ftrace_hash_remove(e.hash, ips[i]) ? 0 : -ENOENT;
+		else
+			ret = ftrace_hash_add(e.hash, ips[i]);
+	}
+	return ftrace_filter_edit_end(&e, !ret) ?: ret;
+}
+EXPORT_SYMBOL_GPL(ftrace_set_filter_ips);
+
+/**
+ * ftrace_set_filter_ip - add or remove one call site by address
+ * @ops: the ops
+ * @ip: the call site
+ * @remove: remove it instead of adding
+ * @reset: start from an empty filter
+ *
+ * Return: as ftrace_set_filter_ips().
+ */
+int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip,
+			 int remove, int reset)
+{
+	return ftrace_set_filter_ips(ops, &ip, 1, remove, reset);
+}
+EXPORT_SYMBOL_GPL(ftrace_set_filter_ip);
+
+/**
+ * ftrace_free_filter_locked - free the hashes of an unregistered ops
+ * @ops: the ops; a registered one, or one sharing global_ops' hashes,
+ *	keeps them
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_free_filter_locked(struct ftrace_ops *ops)
+{
+	struct ftrace_ops_hash *h = ops->func_hash;
+
+	ftrace_assert_locked();
+	if (ftrace_ops_registered(ops) || h != &ops->local_hash)
+		return;
+	ftrace_hash_free(rcu_dereference_protected(h->filter_hash, 1));
+	ftrace_hash_free(rcu_dereference_protected(h->notrace_hash, 1));
+	RCU_INIT_POINTER(h->filter_hash, NULL);
+	RCU_INIT_POINTER(h->notrace_hash, NULL);
+}
+
+/**
+ * ftrace_free_filter - free the hashes of an unregistered ops
+ * @ops: the ops
+ */
+void ftrace_free_filter(struct ftrace_ops *ops)
+{
+	ftrace_ops_init(ops);
+	mutex_lock(&ftrace_lock);
+	ftrace_free_filter_locked(ops);
+	mutex_unlock(&ftrace_lock);
+}
+EXPORT_SYMBOL_GPL(ftrace_free_filter);
+
+/**
+ * ftrace_ops_set_global_filter - make an ops follow the top-level filter
+ * @ops: an ops that was never used
+ */
+void ftrace_ops_set_global_filter(struct ftrace_ops *ops)
+{
+	if (ops->flags & FTRACE_OPS_FL_INITIALIZED)
+		return;
+	ftrace_ops_init(ops);
+	ops->func_hash = &global_ops.local_hash;
+}
+EXPORT_SYMBOL_GPL(ftrace_ops_set_global_filter);
+
+/**
+ * ftrace_set_early_filter - apply a boot-time list of functions
+ * @ops: the ops
+ * @buf: comma-separated patterns (modified)
+ * @enable: the filter if non-zero, else the notrace hash
+ */
+void __init ftrace_set_early_filter(struct ftrace_ops *ops, char *buf, int enable)
+{
+	struct ftrace_filter_edit e = {};
+
+	if (ftrace_filter_edit_begin(&e, ops, NULL, !enable, false))
+		return;
+	if (ftrace_filter_edit_text(&e, buf))
+		pr_warn("ftrace: boot %s \"%s\" matched nothing; ignored\n",
+			enable ? "filter" : "notrace", buf);
+	ftrace_filter_edit_end(&e, true);
+}
+
+/* ---- The write side of the filter files ---- */
+
+/**
+ * ftrace_regex_open - open a filter file of an ops
+ * @tr: the trace array owning the file (probes, :mod: cache), or NULL
+ * @ops: the ops whose hash the file edits
+ * @flag: FTRACE_ITER_FILTER or FTRACE_ITER_NOTRACE, maybe with
+ *	FTRACE_ITER_DO_PROBES to list the probes of @tr when read
+ * @inode: the file's inode
+ * @file: the file
+ *
+ * Return: 0, -ENODEV once ftrace is dead (for writers), -ENOMEM.
+ */
+int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
+		      struct inode *inode, struct file *file)
+{
+	struct ftrace_filter_file *ff;
+	int ret;
+
+	ret = tracing_check_open_get_tr(tr);
+	if (ret)
+		return ret;
+	ff = kzalloc(sizeof(*ff), GFP_KERNEL);
+	if (!ff) {
+		ret = -ENOMEM;
+		goto put;
+	}
+	ff->ops = ops;
+	ff->tr = tr;
+	ff->flags = flag;
+	ftrace_ops_init(ops);
+
+	if (file->f_mode & FMODE_WRITE) {
+		if (ftrace_dead) {
+			ret = -ENODEV;
+			goto free;
+		}
+		ret = trace_parser_get_init(&ff->parser, FILTER_TOKEN_MAX);
+		if (ret)
+			goto free;
+		ret = ftrace_filter_edit_begin(&ff->edit, ops, tr,
+					       flag & FTRACE_ITER_NOTRACE,
+					       file->f_flags & O_TRUNC);
+		if (ret)
+			goto parser;
+		ff->editing = true;
+	}
+	ret = ftrace_filter_seq_open(ff, file);
+	if (ret)
+		goto edit;
+	return 0;
+edit:
+	if (ff->editing)
+		ftrace_filter_edit_end(&ff->edit, false);
+parser:
+	trace_parser_put(&ff->parser);
+free:
+	kfree(ff);
+put:
+	if (tr)
+		trace_array_put(tr);
+	return ret;
+}
+
+static ssize_t regex_write(struct file *file, const char __user *ubuf,
+			   size_t cnt, loff_t *ppos)
+{
+	struct ftrace_filter_file *ff = ftrace_filter_file_of(file);
+	struct trace_parser *parser = &ff->parser;
+	size_t done = 0;
+	char *text;
+	int ret = 0;
+	size_t len = 0;
+
+	if (!ff->editing)
+		return -EBADF;
+	if (!cnt)
+		return 0;
+	/* Collect the complete tokens of this write, then apply them at once. */
+	text = kvmalloc(cnt + 1, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	while (done < cnt) {
+		ssize_t read = trace_get_user(parser, ubuf + done, cnt - done, ppos);
+
+		if (read < 0) {
+			ret = read;
+			break;
+		}
+		if (!read)
+			break;
+		done += read;
+		if (parser->fail) {
+			ret = -EINVAL;
+			trace_parser_clear(parser);
+			break;
+		}
+		if (trace_parser_loaded(parser) && !trace_parser_cont(parser)) {
+			memcpy(text + len, parser->buffer, parser->idx);
+			len += parser->idx;
+			text[len++] = ' ';
+			trace_parser_clear(parser);
+		}
+	}
+	text[len] = '\0';
+	if (!ret)
+		ret = ftrace_filter_edit_text(&ff->edit, text);
+	kvfree(text);
+	if (ret) {
+		ff->failed = true;
+		return ret;
+	}
+	ff->written = true;
+	return done;
+}
+
+/**
+ * ftrace_filter_write - write handler of a filter file
+ * @file: the file
+ * @ubuf: the user's patterns
+ * @cnt: their length
+ * @ppos: file position
+ *
+ * Return: @cnt, or a negative errno (then nothing of this write applies).
+ */
+ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
+			    size_t cnt, loff_t *ppos)
+{
+	return regex_write(file, ubuf, cnt, ppos);
+}
+
+/**
+ * ftrace_notrace_write - write handler of a notrace file
+ * @file: the file
+ * @ubuf: the user's patterns
+ * @cnt: their length
+ * @ppos: file position
+ *
+ * Return: as ftrace_filter_write().
+ */
+ssize_t ftrace_notrace_write(struct file *file, const char __user *ubuf,
+			     size_t cnt, loff_t *ppos)
+{
+	return regex_write(file, ubuf, cnt, ppos);
+}
+
+/**
+ * ftrace_regex_release - close a filter file, committing its edit
+ * @inode: the file's inode
+ * @file: the file
+ *
+ * Return: 0 (an error installing the edit is logged, not returned: close
+ * cannot report it to a shell).
+ */
+int ftrace_regex_release(struct inode *inode, struct file *file)
+{
+	struct ftrace_filter_file *ff = ftrace_filter_file_of(file);
+	struct trace_parser *parser = &ff->parser;
+	struct trace_array *tr = ff->tr;
+	int ret;
+
+	if (ff->editing) {
+		/* A last token without a trailing newline */
+		if (trace_parser_loaded(parser) && !parser->fail) {
+			parser->buffer[parser->idx] = '\0';
+			if (ftrace_filter_edit_text(&ff->edit, parser->buffer))
+				ff->failed = true;
+			else
+				ff->written = true;
+		}
+		ret = ftrace_filter_edit_end(&ff->edit, ff->written ||
+					     (ff->edit.truncate && !ff->failed));
+		if (ret)
+			pr_warn("ftrace: filter not installed: %d\n", ret);
+		trace_parser_put(parser);
+	}
+	ftrace_filter_seq_release(ff, inode, file);
+	kfree(ff);
+	if (tr)
+		trace_array_put(tr);
+	return 0;
+}

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sets of call-site addresses (filter and notrace hashes).  The layout of
+ * struct ftrace_hash is trace.h's: its readers there (the graph filters)
+ * and the call path only look up; everything else is here.
+ *
+ * A hash in use by a registered ops is never edited in place: writers
+ * build a copy and publish it, so lookups need no lock.
+ */
+#include <linux/hash.h>
+#include <linux/slab.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+
+/**
+ * ftrace_hash_bits_for - a bucket count for a number of entries
+ * @count: expected entries
+ *
+ * Return: log2 of a bucket count giving about two entries per bucket,
+ * at least 1 and at most FTRACE_HASH_MAX_BITS.
+ */
+unsigned int ftrace_hash_bits_for(unsigned long count)
+{
+	unsigned int bits = count ? fls_long(count / 2) : 0;
+
+	return clamp_t(unsigned int, bits, 1, FTRACE_HASH_MAX_BITS);
+}
+
+/**
+ * ftrace_hash_alloc - an empty hash
+ * @size_bits: log2 of its bucket count
+ *
+ * Return: the hash, or NULL without memory.
+ */
+struct ftrace_hash *ftrace_hash_alloc(unsigned int size_bits)
+{
+	struct ftrace_hash *hash;
+
+	hash = kzalloc(sizeof(*hash), GFP_KERNEL);
+	if (!hash)
+		return NULL;
+	hash->buckets = kcalloc(1UL << size_bits, sizeof(*hash->buckets),
+				GFP_KERNEL);
+	if (!hash->buckets) {
+		kfree(hash);
+		return NULL;
+	}
+	hash->size_bits = size_bits;
+	return hash;
+}
+
+/**
+ * ftrace_hash_clear - remove every entry
+ * @hash: the hash (may be NULL)
+ */
+void ftrace_hash_clear(struct ftrace_hash *hash)
+{
+	struct ftrace_func_entry *entry;
+	struct hlist_node *tmp;
+	unsigned long i;
+
+	ftrace_hash_for_each_safe(hash, i, entry, tmp) {
+		hlist_del(&entry->hlist);
+		kfree(entry);
+	}
+	if (hash) {
+		hash->count = 0;
+		hash->flags = 0;
+	}
+}
+
+/**
+ * ftrace_hash_free - free a hash no reader can see any more
+ * @hash: the hash (may be NULL)
+ */
+void ftrace_hash_free(struct ftrace_hash *hash)
+{
+	if (!hash)
+		return;
+	ftrace_hash_clear(hash);
+	kfree(hash->buckets);
+	kfree(hash);
+}
+
+/**
+ * ftrace_lookup_ip - the entry of an address
+ * @hash: the hash (may be NULL or empty)
+ * @ip: the address
+ *
+ * Context: any; the caller keeps @hash alive.
+ * Return: the entry, or NULL.
+ */
+struct ftrace_func_entry *ftrace_lookup_ip(struct ftrace_hash *hash,
+					   unsigned long ip)
+{
+	struct ftrace_func_entry *entry;
+
+	if (!hash || !hash->count)
+		return NULL;
+	hlist_for_each_entry_rcu_notrace(entry,
+			&hash->buckets[hash_long(ip, hash->size_bits)], hlist)
+		if (entry->ip == ip)
+			return entry;
+	return NULL;
+}
+
+/* Double the buckets of a private hash that got crowded; best effort. */
+static void hash_grow(struct ftrace_hash *hash)
+{
+	unsigned int bits = hash->size_bits + 1;
+	struct ftrace_func_entry *entry;
+	struct hlist_head *buckets;
+	struct hlist_node *tmp;
+	unsigned long i;
+
+	buckets = kcalloc(1UL << bits, sizeof(*buckets), GFP_KERNEL | __GFP_NOWARN);
+	if (!buckets)
+		return;
+	ftrace_hash_for_each_safe(hash, i, entry, tmp) {
+		hlist_del(&entry->hlist);
+		hlist_add_head(&entry->hlist, &buckets[hash_long(entry->ip, bits)]);
+	}
+	kfree(hash->buckets);
+	hash->buckets = buckets;
+	hash->size_bits = bits;
+}
+
+/**
+ * ftrace_hash_add - add an address
+ * @hash: a hash no reader uses yet
+ * @ip: the address
+ *
+ * Return: 0 if added or already there, -ENOMEM.
+ */
+int ftrace_hash_add(struct ftrace_hash *hash, unsigned long ip)
+{
+	struct ftrace_func_entry *entry;
+
+	if (ftrace_lookup_ip(hash, ip))
+		return 0;
+	if (hash->size_bits < FTRACE_HASH_MAX_BITS &&
+	    hash->count >= (2UL << hash->size_bits))
+		hash_grow(hash);
+	entry = kmalloc(sizeof(*entry), GFP_KERNEL);
+	if (!entry)
+		return -ENOMEM;
+	entry->ip = ip;
+	entry->direct = 0;
+	hlist_add_head(&entry->hlist,
+		       &hash->buckets[hash_long(ip, hash->size_bits)]);
+	hash->count++;
+	return 0;
+}
+
+/**
+ * ftrace_hash_remove - remove an address
+ * @hash: a hash no reader uses
+ * @ip: the address
+ *
+ * Return: whether it was there.
+ */
+bool ftrace_hash_remove(struct ftrace_hash *hash, unsigned long ip)
+{
+	struct ftrace_func_entry *entry = ftrace_lookup_ip(hash, ip);
+
+	if (!entry)
+		return false;
+	hlist_del(&entry->hlist);
+	kfree(entry);
+	hash->count--;
+	return true;
+}
+
+/**
+ * ftrace_hash_copy - a private copy to edit
+ * @src: the hash to copy (NULL gives an empty hash)
+ *
+ * The copy is sized for its entries, so hashes shrink as well as grow.
+ *
+ * Return: the copy, or NULL without memory.
+ */
+struct ftrace_hash *ftrace_hash_copy(struct ftrace_hash *src)
+{
+	struct ftrace_func_entry *entry;
+	struct ftrace_hash *hash;
+	unsigned long i;
+
+	hash = ftrace_hash_alloc(ftrace_hash_bits_for(src ? src->count : 0));
+	if (!hash)
+		return NULL;
+	if (src)
+		hash->flags = src->flags;
+	ftrace_hash_for_each(src, i, entry) {
+		if (ftrace_hash_add(hash, entry->ip)) {
+			ftrace_hash_free(hash);
+			return NULL;
+		}
+	}
+	return hash;
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of the dynamic ftrace core, shared by kernel/trace/ftrace_*.c
+ * and trace_functions.c.  Design: Documentation/trace/ftrace-core-design.rst.
+ *
+ * Locking, outermost first:
+ *   ops->func_hash->regex_lock  one filter-file user of an ops at a time
+ *   ftrace_lock                 records' counts and flags, the ops list,
+ *                               hash replacement of registered ops, groups
+ *   text_mutex                  taken by the arch while it patches
+ * The call path (trampoline, list function) reads the ops list and hashes
+ * with preemption disabled and never takes a lock.
+ */
+#ifndef _KERNEL_TRACE_FTRACE_INTERNAL_H
+#define _KERNEL_TRACE_FTRACE_INTERNAL_H
+
+#include <linux/ftrace.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+
+#ifdef CONFIG_FUNCTION_TRACER
+
+extern struct mutex ftrace_lock;
+extern struct ftrace_ops global_ops;
+
+#define ftrace_assert_locked()	lockdep_assert_held(&ftrace_lock)
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+
+/* ---- Call-site records (ftrace_rec.c) ---- */
+
+/*
+ * One call site: 8 bytes.  The address is an offset from its group's base
+ * (a group's text never spans 4 GiB), the rest is its state.
+ */
+struct dyn_ftrace {
+	u32			off;
+	u32			flags;
+};
+
+/* rec->flags: how many ops want the site, what they need, what it is now */
+#define FTRACE_REC_REF_MASK	0x000fffffU	/* ops that want the site */
+#define FTRACE_REC_REGS		BIT(20)		/* one of them wants pt_regs */
+#define FTRACE_REC_IPMODIFY	BIT(21)		/* an IPMODIFY ops owns it */
+#define FTRACE_REC_ENABLED	BIT(22)		/* the site is a call now */
+#define FTRACE_REC_REGS_EN	BIT(23)		/* ... to ftrace_regs_caller */
+#define FTRACE_REC_FREED	BIT(24)		/* its text was freed */
+
+/*
+ * The records of vmlinux or of one module, sorted by address.  Groups are
+ * on an RCU list: lookups run under rcu_read_lock() or ftrace_lock, and a
+ * group is freed a grace period after its module let go of it.
+ */
+struct ftrace_group {
+	struct list_head	list;
+	struct module		*mod;
+	unsigned long		base;
+	unsigned long		last;
+	unsigned int		count;
+	unsigned int		pages;
+	struct rcu_head		rcu;
+	struct dyn_ftrace	recs[];
+};
+
+extern struct list_head ftrace_groups;
+extern unsigned long ftrace_groups_gen;		/* bumped on add/remove */
+extern unsigned long ftrace_update_tot_cnt;
+extern unsigned long ftrace_number_of_pages;
+extern unsigned long ftrace_number_of_groups;
+
+static inline unsigned long ftrace_rec_ip(const struct ftrace_group *g,
+					  const struct dyn_ftrace *rec)
+{
+	return g->base + rec->off;
+}
+
+static inline unsigned int ftrace_rec_count(const struct dyn_ftrace *rec)
+{
+	return rec->flags & FTRACE_REC_REF_MASK;
+}
+
+#define for_each_ftrace_group(g) \
+	list_for_each_entry_rcu(g, &ftrace_groups, list, lockdep_is_held(&ftrace_lock))
+
+#define for_each_group_rec(g, rec) \
+	for (rec = (g)->recs; rec < (g)->recs + (g)->count; rec++)
+
+struct dyn_ftrace *ftrace_find_rec(unsigned long ip, struct ftrace_group **gp);
+int ftrace_sort_ips(unsigned long *ips, unsigned long count);
+struct ftrace_group *ftrace_group_create(struct module *mod,
+					 const unsigned long *ips,
+					 unsigned long count);
+void ftrace_group_destroy(struct ftrace_group *g);
+
+/* ---- Hashes of addresses (ftrace_hash.c) ---- */
+
+#define FTRACE_HASH_MAX_BITS	12
+
+struct ftrace_hash *ftrace_hash_alloc(unsigned int size_bits);
+struct ftrace_hash *ftrace_hash_copy(struct ftrace_hash *src);
+void ftrace_hash_free(struct ftrace_hash *hash);
+void ftrace_hash_clear(struct ftrace_hash *hash);
+int ftrace_hash_add(struct ftrace_hash *hash, unsigned long ip);
+bool ftrace_hash_remove(struct ftrace_hash *hash, unsigned long ip);
+unsigned int ftrace_hash_bits_for(unsigned long count);
+
+#define ftrace_hash_for_each(hash, i, entry)				\
+	for (i = 0; (hash) && i < (1UL << (hash)->size_bits); i++)	\
+		hlist_for_each_entry(entry, &(hash)->buckets[i], hlist)
+
+#define ftrace_hash_for_each_safe(hash, i, entry, tmp)			\
+	for (i = 0; (hash) && i < (1UL << (hash)->size_bits); i++)	\
+		hlist_for_each_entry_safe(entry, tmp, &(hash)->buckets[i], hlist)
+
+/* ---- Globs and names (ftrace_match.c) ---- */
+
+/* A parsed "glob[:mod:module]" */
+struct ftrace_glob {
+	char			*search;
+	int			len;
+	int			type;		/* enum regex_type of trace.h */
+};
+
+void ftrace_glob_parse(struct ftrace_glob *g, char *str);
+bool ftrace_glob_match(const struct ftrace_glob *g, const char *name);
+const char *ftrace_rec_name(const struct ftrace_group *g,
+			    const struct dyn_ftrace *rec, char *buf);
+
+/*
+ * What one write to a filter file asks for: patterns to add, to remove,
+ * and exact names (looked up in one pass over the records, so that a
+ * write of many names costs one pass, not one per name).
+ */
+struct ftrace_pattern {
+	struct list_head	list;
+	struct ftrace_glob	func;
+	char			*module;	/* NULL: any, "" never */
+	bool			remove;
+	bool			exact;
+	unsigned long		hits;
+	char			text[];
+};
+
+int ftrace_match_patterns(struct list_head *patterns, struct ftrace_hash *hash);
+void ftrace_free_filter_locked(struct ftrace_ops *ops);
+
+/* ---- Ops, list function, registration (ftrace_ops.c) ---- */
+
+extern struct ftrace_ops __rcu *ftrace_ops_list;
+extern struct ftrace_ops *function_trace_op;
+extern int ftrace_dead;
+extern int ftrace_last_enabled;
+
+void ftrace_ops_init(struct ftrace_ops *ops);
+bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip);
+bool ftrace_ops_registered(struct ftrace_ops *ops);
+int ftrace_startup(struct ftrace_ops *ops, int command);
+int ftrace_shutdown(struct ftrace_ops *ops, int command);
+int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs);
+void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *op, struct ftrace_regs *fregs);
+void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
+			       struct ftrace_ops *op, struct ftrace_regs *fregs);
+int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
+			  struct ftrace_hash *notr);
+void ftrace_update_pid_func(void);
+void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
+			unsigned long end);
+
+/* ---- Turning sites on and off (ftrace_update.c) ---- */
+
+int ftrace_apply(void);
+int ftrace_set_callback(ftrace_func_t func);
+void ftrace_anomaly(const char *what, unsigned long ip, int err);
+int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
+			  struct ftrace_hash *notr);
+
+/* ---- Architecture back end (arch/x86/kernel/ftrace.c) ---- */
+
+int ftrace_arch_init_site(unsigned long ip);
+void ftrace_arch_patch_begin(void);
+int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
+			   unsigned long new_target);
+void ftrace_arch_patch_end(void);
+int ftrace_arch_set_callback(ftrace_func_t old, ftrace_func_t func);
+
+/* ---- Probes of filter commands (ftrace_probe.c) ---- */
+
+void ftrace_probes_show(struct seq_file *m, struct trace_array *tr);
+bool ftrace_probes_exist(struct trace_array *tr);
+int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
+		       char *func, char *cmd, char *param, int enable);
+void ftrace_mod_loaded(struct module *mod);
+void ftrace_mod_cache_show(struct seq_file *m, struct list_head *head);
+int ftrace_mod_cache_add(struct trace_array *tr, struct list_head *head,
+			 const char *func, const char *module, bool remove);
+void ftrace_mod_cache_clear(struct list_head *head);
+
+/* The function profiler (ftrace_profile.c) */
+#ifdef CONFIG_FUNCTION_PROFILER
+void ftrace_profile_tracefs(struct dentry *d_tracer);
+#else
+static inline void ftrace_profile_tracefs(struct dentry *d_tracer) { }
+#endif
+
+/* Anomaly injection for the tests (ftrace_files.c) */
+extern atomic_t ftrace_inject_mismatch;
+
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
+#endif /* CONFIG_FUNCTION_TRACER */
+
+#endif /* _KERNEL_TRACE_FTRACE_INTERNAL_H */

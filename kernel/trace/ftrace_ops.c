@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftrace_ops: registration, the list function that serves several ops on
+ * one site, and the wrappers that give an ops recursion protection, RCU
+ * or pid filtering when it is called alone.
+ *
+ * An ops is never freed while a CPU may run in it: every call path below
+ * runs with preemption disabled, so unregistering waits for
+ * synchronize_rcu_tasks_rude(); a dynamically allocated ops may also be
+ * reached from a task preempted in the trampoline before the callback, so
+ * it waits for synchronize_rcu_tasks() as well.
+ */
+#include <linux/kallsyms.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <asm/sections.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+
+DEFINE_MUTEX(ftrace_lock);
+
+struct ftrace_ops ftrace_list_end __read_mostly = {
+	.func		= ftrace_stub,
+	.flags		= FTRACE_OPS_FL_STUB | FTRACE_OPS_FL_RECURSION,
+	.local_hash.regex_lock = __MUTEX_INITIALIZER(ftrace_list_end.local_hash.regex_lock),
+};
+
+/* The ops of the top-level trace array (set_ftrace_filter at the top). */
+struct ftrace_ops global_ops = {
+	.func		= ftrace_stub,
+	.local_hash.regex_lock = __MUTEX_INITIALIZER(global_ops.local_hash.regex_lock),
+	.func_hash	= &global_ops.local_hash,
+	.flags		= FTRACE_OPS_FL_INITIALIZED | FTRACE_OPS_FL_PID,
+};
+
+struct ftrace_ops __rcu *ftrace_ops_list __read_mostly = &ftrace_list_end;
+
+/* What ftrace_caller passes as the third argument (see ftrace_apply()). */
+struct ftrace_ops *function_trace_op __read_mostly = &ftrace_list_end;
+
+/* kernel.ftrace_enabled, and whether an anomaly stopped us for good */
+int ftrace_enabled __read_mostly = 1;
+int ftrace_last_enabled;
+int ftrace_dead __read_mostly;
+
+/**
+ * ftrace_ops_init - set up an ops' hashes on first use
+ * @ops: the ops
+ */
+void ftrace_ops_init(struct ftrace_ops *ops)
+{
+	if (ops->flags & FTRACE_OPS_FL_INITIALIZED)
+		return;
+	mutex_init(&ops->local_hash.regex_lock);
+	ops->func_hash = &ops->local_hash;
+	ops->flags |= FTRACE_OPS_FL_INITIALIZED;
+}
+
+/**
+ * ftrace_ops_wants - whether an ops wants a call site
+ * @ops: the ops
+ * @ip: the call site
+ *
+ * Context: preemption disabled, or ftrace_lock held.
+ * Return: true if @ip is in the filter (or the filter is empty) and not
+ * in the notrace hash.
+ */
+bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip)
+{
+	struct ftrace_hash *filter, *notr;
+
+	if (!ops->func_hash)
+		return true;
+	filter = rcu_dereference_raw(ops->func_hash->filter_hash);
+	notr = rcu_dereference_raw(ops->func_hash->notrace_hash);
+	if (!ftrace_hash_empty(filter) && !ftrace_lookup_ip(filter, ip))
+		return false;
+	return !ftrace_lookup_ip(notr, ip);
+}
+
+/**
+ * ftrace_ops_test - whether an ops wants a call site (fgraph's name)
+ * @ops: the ops
+ * @ip: the call site
+ * @regs: unused
+ *
+ * Return: 1 if it does, else 0.
+ */
+int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs)
+{
+	return ftrace_ops_wants(ops, ip);
+}
+
+/**
+ * ftrace_ops_registered - whether an ops is on ftrace_ops_list
+ * @ops: the ops
+ *
+ * Context: ftrace_lock held.
+ * Return: true if registered.
+ */
+bool ftrace_ops_registered(struct ftrace_ops *ops)
+{
+	ftrace_assert_locked();
+	return ops->flags & FTRACE_OPS_FL_ENABLED;
+}
+
+/* False when set_ftrace_pid says this CPU's current task is not traced. */
+static __always_inline bool pid_ok(struct ftrace_ops *op)
+{
+	struct trace_array *tr = op->private;
+
+	if (!(op->flags & FTRACE_OPS_FL_PID) || !tr)
+		return true;
+	return this_cpu_read(tr->array_buffer.data->ftrace_ignore_pid) !=
+		FTRACE_PID_IGNORE;
+}
+
+/**
+ * arch_ftrace_ops_list_func - call every ops that wants this site
+ * @ip: the call site
+ * @parent_ip: the traced function's return address
+ * @op: ignored; the list is walked instead
+ * @fregs: the registers the trampoline saved
+ *
+ * Recursion through this function is cut by its own recursion bit, so
+ * a callback that traces itself cannot loop.  The linker script names it
+ * ftrace_ops_list_func too, which is what the rest of the core uses.
+ */
+void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	int bit;
+
+	bit = trace_test_and_set_recursion(ip, parent_ip, TRACE_LIST_START);
+	if (bit < 0)
+		return;
+
+	do_for_each_ftrace_op(op, ftrace_ops_list) {
+		if (op->flags & FTRACE_OPS_FL_STUB)
+			continue;
+		if ((op->flags & FTRACE_OPS_FL_RCU) && !rcu_is_watching())
+			continue;
+		if (!ftrace_ops_wants(op, ip) || !pid_ok(op))
+			continue;
+		op->func(ip, parent_ip, op, fregs);
+	} while_for_each_ftrace_op(op);
+
+	trace_clear_recursion(bit);
+}
+
+/*
+ * An ops called alone that needs help: recursion protection, RCU
+ * watching, pid filtering, or just preemption off so that it can be
+ * freed safely.
+ */
+static void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	int bit;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	if ((!(op->flags & FTRACE_OPS_FL_RCU) || rcu_is_watching()) && pid_ok(op))
+		op->func(ip, parent_ip, op, fregs);
+	ftrace_test_recursion_unlock(bit);
+}
+
+/* Does any trace array's pid filter apply to this ops? */
+static bool ops_pid_filtered(struct ftrace_ops *ops)
+{
+	struct trace_array *tr = ops->private;
+
+	if (!(ops->flags & FTRACE_OPS_FL_PID) || !tr)
+		return false;
+	return rcu_access_pointer(tr->function_pids) ||
+		rcu_access_pointer(tr->function_no_pids);
+}
+
+/**
+ * ftrace_ops_get_func - what the trampoline should call for one ops
+ * @ops: the ops
+ *
+ * Return: the ops' own callback, or a wrapper if it needs one.
+ */
+ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops)
+{
+	if (ops->flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU |
+			  FTRACE_OPS_FL_DYNAMIC) || ops_pid_filtered(ops))
+		return ftrace_ops_assist_func;
+	return ops->func;
+}
+
+/*
+ * Refuse an IPMODIFY ops whose sites another IPMODIFY ops owns: two
+ * handlers rewriting the return address of one call cannot both win.
+ */
+static int ipmodify_check(struct ftrace_ops *ops)
+{
+	if (!(ops->flags & FTRACE_OPS_FL_IPMODIFY))
+		return 0;
+	return ftrace_check_ipmodify(ops,
+				     rcu_dereference_protected(ops->func_hash->filter_hash, 1),
+				     rcu_dereference_protected(ops->func_hash->notrace_hash, 1));
+}
+
+/**
+ * ftrace_startup - register an ops and patch the sites it wants
+ * @ops: the ops
+ * @command: unused; kept for fgraph's calls
+ *
+ * Context: ftrace_lock held.
+ * Return: 0, -ENODEV once ftrace is dead, -EBUSY if already registered
+ * or an IPMODIFY conflict, -EINVAL for a malformed ops.
+ */
+int ftrace_startup(struct ftrace_ops *ops, int command)
+{
+	int ret;
+
+	ftrace_assert_locked();
+	if (ftrace_dead)
+		return -ENODEV;
+	if (ops->flags & FTRACE_OPS_FL_ENABLED)
+		return -EBUSY;
+	if (ops->flags & FTRACE_OPS_FL_DELETED)
+		return -EINVAL;
+
+	ftrace_ops_init(ops);
+	if (!is_kernel_core_data((unsigned long)ops))
+		ops->flags |= FTRACE_OPS_FL_DYNAMIC;
+	if (ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)
+		ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
+	if ((ops->flags & FTRACE_OPS_FL_IPMODIFY) &&
+	    !(ops->flags & FTRACE_OPS_FL_SAVE_REGS))
+		return -EINVAL;
+	ret = ipmodify_check(ops);
+	if (ret)
+		return ret;
+
+	ops->flags |= FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_ADDING;
+	rcu_assign_pointer(ops->next, ftrace_ops_list);
+	rcu_assign_pointer(ftrace_ops_list, ops);
+	ret = ftrace_apply();
+	ops->flags &= ~FTRACE_OPS_FL_ADDING;
+	return ret;
+}
+
+/**
+ * ftrace_shutdown - unregister an ops; no CPU runs it when this returns
+ * @ops: the ops
+ * @command: unused; kept for fgraph's calls
+ *
+ * Context: ftrace_lock held.
+ * Return: 0, or -EINVAL if @ops was not registered.
+ */
+int ftrace_shutdown(struct ftrace_ops *ops, int command)
+{
+	struct ftrace_ops __rcu **p;
+
+	ftrace_assert_locked();
+	if (!(ops->flags & FTRACE_OPS_FL_ENABLED))
+		return -EINVAL;
+
+	for (p = &ftrace_ops_list; *p != &ftrace_list_end;
+	     p = &(*p)->next) {
+		if (rcu_access_pointer(*p) == ops)
+			break;
+	}
+	if (rcu_access_pointer(*p) != ops)
+		return -EINVAL;
+
+	ops->flags |= FTRACE_OPS_FL_REMOVING;
+	rcu_assign_pointer(*p, rcu_dereference_protected(ops->next, 1));
+	ops->flags &= ~FTRACE_OPS_FL_ENABLED;
+	if (!ftrace_dead)
+		ftrace_apply();
+
+	/* Nobody may still be in the list walk or a wrapper with @ops. */
+	synchronize_rcu_tasks_rude();
+	if (IS_ENABLED(CONFIG_PREEMPTION) && (ops->flags & FTRACE_OPS_FL_DYNAMIC))
+		synchronize_rcu_tasks();
+	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
+	return 0;
+}
+
+/**
+ * register_ftrace_function - start calling an ops on the sites it wants
+ * @ops: the ops; its filter may be set before or after
+ *
+ * Return: 0, or a negative errno (see ftrace_startup()).
+ */
+int register_ftrace_function(struct ftrace_ops *ops)
+{
+	int ret;
+
+	mutex_lock(&ftrace_lock);
+	ret = ftrace_startup(ops, 0);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_ftrace_function);
+
+/**
+ * unregister_ftrace_function - stop calling an ops
+ * @ops: the ops
+ *
+ * When this returns, no CPU is running @ops->func through ftrace.
+ *
+ * Return: 0, or -EINVAL if @ops was not registered.
+ */
+int unregister_ftrace_function(struct ftrace_ops *ops)
+{
+	int ret;
+
+	mutex_lock(&ftrace_lock);
+	ret = ftrace_shutdown(ops, 0);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(unregister_ftrace_function);
+
+/**
+ * ftrace_ops_set_hashes - give an ops new filter and notrace hashes
+ * @ops: the ops (registered or not)
+ * @filter: the new filter hash, or NULL to keep the current one
+ * @notr: the new notrace hash, or NULL to keep the current one
+ *
+ * Takes ownership of the new hashes whatever the result.  A registered
+ * ops gets its sites re-patched; the old hashes are freed once no CPU can
+ * be reading them.
+ *
+ * Context: ftrace_lock held.
+ * Return: 0, -EBUSY on an IPMODIFY conflict, -ENODEV if ftrace is dead.
+ */
+int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
+			  struct ftrace_hash *notr)
+{
+	struct ftrace_ops_hash *h = ops->func_hash;
+	struct ftrace_hash *old_filter, *old_notrace;
+	bool live = ftrace_ops_registered(ops);
+	int ret = 0;
+
+	old_filter = rcu_dereference_protected(h->filter_hash, 1);
+	old_notrace = rcu_dereference_protected(h->notrace_hash, 1);
+
+	if (live && (ops->flags & FTRACE_OPS_FL_IPMODIFY)) {
+		ret = ftrace_check_ipmodify(ops, filter ?: old_filter,
+					    notr ?: old_notrace);
+		if (ret) {
+			ftrace_hash_free(filter);
+			ftrace_hash_free(notr);
+			return ret;
+		}
+	}
+
+	if (filter)
+		rcu_assign_pointer(h->filter_hash, filter);
+	if (notr)
+		rcu_assign_pointer(h->notrace_hash, notr);
+
+	if (live) {
+		ops->flags |= FTRACE_OPS_FL_MODIFYING;
+		if (!ftrace_dead)
+			ret = ftrace_apply();
+		ops->flags &= ~FTRACE_OPS_FL_MODIFYING;
+		synchronize_rcu_tasks_rude();
+	}
+	if (filter)
+		ftrace_hash_free(old_filter);
+	if (notr)
+		ftrace_hash_free(old_notrace);
+	return ret;
+}
+
+/* Remove the addresses of one group's sites in [start, end) from a hash. */
+static struct ftrace_hash *purged_copy(struct ftrace_hash *hash,
+				       struct ftrace_group *g,
+				       unsigned long start, unsigned long end)
+{
+	struct ftrace_hash *copy = NULL;
+	struct dyn_ftrace *rec;
+
+	if (!hash || !hash->count)
+		return NULL;
+	for_each_group_rec(g, rec) {
+		unsigned long ip = ftrace_rec_ip(g, rec);
+
+		if (ip < start || ip >= end || !ftrace_lookup_ip(hash, ip))
+			continue;
+		if (!copy) {
+			copy = ftrace_hash_copy(hash);
+			if (!copy)
+				return NULL;
+		}
+		ftrace_hash_remove(copy, ip);
+	}
+	return copy;
+}
+
+static void purge_ops(struct ftrace_ops *ops, struct ftrace_group *g,
+		      unsigned long start, unsigned long end)
+{
+	struct ftrace_hash *filter, *notr;
+
+	if (!ops->func_hash)
+		return;
+	filter = purged_copy(rcu_dereference_protected(ops->func_hash->filter_hash, 1),
+			     g, start, end);
+	notr = purged_copy(rcu_dereference_protected(ops->func_hash->notrace_hash, 1),
+			      g, start, end);
+	/*
+	 * A filter emptied this way must not turn into "trace everything":
+	 * keep it marked as a filter with nothing in it.
+	 */
+	if (filter && !filter->count)
+		filter->flags |= FTRACE_HASH_FL_MOD;
+	if (filter || notr)
+		ftrace_ops_set_hashes(ops, filter, notr);
+}
+
+/**
+ * ftrace_purge_group - forget sites whose text goes away
+ * @g: their group
+ * @start: first address
+ * @end: end of the range (exclusive)
+ *
+ * Drops their addresses from the hashes of registered ops and of the
+ * top-level filter files, so that text loaded there later is not traced
+ * by an old filter.
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
+			unsigned long end)
+{
+	struct ftrace_ops *op;
+
+	ftrace_assert_locked();
+	for (op = rcu_dereference_protected(ftrace_ops_list, 1);
+	     op != &ftrace_list_end;
+	     op = rcu_dereference_protected(op->next, 1))
+		purge_ops(op, g, start, end);
+	if (!ftrace_ops_registered(&global_ops))
+		purge_ops(&global_ops, g, start, end);
+}

@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Filter commands ("func:traceoff:3", "func:enable_event:sched:sched_switch")
+ * and the function probes behind them, the per-address data maps those
+ * probes keep, and the ":mod:" entries remembered for modules that are not
+ * loaded yet.
+ *
+ * A probe is one (trace array, probe_ops) pair with its own ftrace_ops
+ * whose filter is the set of functions it was set on.
+ */
+#include <linux/seq_file.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+
+/* ---- Address -> data maps for probes ---- */
+
+#define MAPPER_BITS	10
+
+struct ftrace_func_map {
+	struct hlist_node	node;
+	unsigned long		ip;
+	void			*data;
+};
+
+struct ftrace_func_mapper {
+	struct hlist_head	heads[1 << MAPPER_BITS];
+};
+
+/**
+ * allocate_ftrace_func_mapper - an empty address -> data map
+ *
+ * Return: the map, or NULL.
+ */
+struct ftrace_func_mapper *allocate_ftrace_func_mapper(void)
+{
+	return kvzalloc(sizeof(struct ftrace_func_mapper), GFP_KERNEL);
+}
+
+static struct ftrace_func_map *map_find(struct ftrace_func_mapper *mapper,
+					unsigned long ip)
+{
+	struct ftrace_func_map *map;
+
+	hlist_for_each_entry_rcu_notrace(map, &mapper->heads[hash_long(ip, MAPPER_BITS)], node)
+		if (map->ip == ip)
+			return map;
+	return NULL;
+}
+
+/**
+ * ftrace_func_mapper_find_ip - the data slot of an address
+ * @mapper: the map
+ * @ip: the address
+ *
+ * Context: a probe callback, or ftrace_lock held.
+ * Return: a pointer to the slot, or NULL.
+ */
+void **ftrace_func_mapper_find_ip(struct ftrace_func_mapper *mapper,
+				  unsigned long ip)
+{
+	struct ftrace_func_map *map = map_find(mapper, ip);
+
+	return map ? &map->data : NULL;
+}
+
+/**
+ * ftrace_func_mapper_add_ip - map an address to data
+ * @mapper: the map
+ * @ip: the address
+ * @data: the data
+ *
+ * Return: 0, -EBUSY if mapped already, -ENOMEM.
+ */
+int ftrace_func_mapper_add_ip(struct ftrace_func_mapper *mapper,
+			      unsigned long ip, void *data)
+{
+	struct ftrace_func_map *map;
+
+	if (map_find(mapper, ip))
+		return -EBUSY;
+	map = kmalloc(sizeof(*map), GFP_KERNEL);
+	if (!map)
+		return -ENOMEM;
+	map->ip = ip;
+	map->data = data;
+	hlist_add_head_rcu(&map->node, &mapper->heads[hash_long(ip, MAPPER_BITS)]);
+	return 0;
+}
+
+/**
+ * ftrace_func_mapper_remove_ip - unmap an address no callback can see
+ * @mapper: the map
+ * @ip: the address
+ *
+ * Return: its data, or NULL.
+ */
+void *ftrace_func_mapper_remove_ip(struct ftrace_func_mapper *mapper,
+				   unsigned long ip)
+{
+	struct ftrace_func_map *map = map_find(mapper, ip);
+	void *data;
+
+	if (!map)
+		return NULL;
+	data = map->data;
+	hlist_del(&map->node);
+	kfree(map);
+	return data;
+}
+
+/**
+ * free_ftrace_func_mapper - free a map
+ * @mapper: the map (may be NULL)
+ * @free_func: called on each entry's data, if not NULL
+ */
+void free_ftrace_func_mapper(struct ftrace_func_mapper *mapper,
+			     ftrace_mapper_func free_func)
+{
+	struct ftrace_func_map *map;
+	struct hlist_node *tmp;
+	int i;
+
+	if (!mapper)
+		return;
+	for (i = 0; i < ARRAY_SIZE(mapper->heads); i++) {
+		hlist_for_each_entry_safe(map, tmp, &mapper->heads[i], node) {
+			if (free_func)
+				free_func(map->data);
+			kfree(map);
+		}
+	}
+	kvfree(mapper);
+}
+
+/* ---- Commands ---- */
+
+static LIST_HEAD(ftrace_commands);
+static DEFINE_MUTEX(ftrace_cmd_mutex);
+
+/**
+ * register_ftrace_command - add a filter command ("func:NAME:param")
+ * @cmd: the command
+ *
+ * Return: 0, or -EBUSY if the name is taken.
+ */
+int register_ftrace_command(struct ftrace_func_command *cmd)
+{
+	struct ftrace_func_command *p;
+	int ret = 0;
+
+	mutex_lock(&ftrace_cmd_mutex);
+	list_for_each_entry(p, &ftrace_commands, list) {
+		if (!strcmp(p->name, cmd->name)) {
+			ret = -EBUSY;
+			goto out;
+		}
+	}
+	list_add(&cmd->list, &ftrace_commands);
+out:
+	mutex_unlock(&ftrace_cmd_mutex);
+	return ret;
+}
+
+/**
+ * unregister_ftrace_command - remove a filter command
+ * @cmd: the command
+ *
+ * Return: 0, or -ENODEV if it was not registered.
+ */
+int unregister_ftrace_command(struct ftrace_func_command *cmd)
+{
+	struct ftrace_func_command *p, *n;
+	int ret = -ENODEV;
+
+	mutex_lock(&ftrace_cmd_mutex);
+	list_for_each_entry_safe(p, n, &ftrace_commands, list) {
+		if (p == cmd) {
+			list_del_init(&p->list);
+			ret = 0;
+		}
+	}
+	mutex_unlock(&ftrace_cmd_mutex);
+	return ret;
+}
+
+/**
+ * ftrace_run_command - run "func:cmd:param" written to a filter file
+ * @tr: the file's trace array
+ * @hash: the hash being edited
+ * @func: the function glob, with a leading '!' to undo
+ * @cmd: the command's name
+ * @param: its parameter, or NULL
+ * @enable: 1 for set_ftrace_filter, 0 for set_ftrace_notrace
+ *
+ * Return: the command's result, or -EINVAL for an unknown command.
+ */
+int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
+		       char *func, char *cmd, char *param, int enable)
+{
+	struct ftrace_func_command *p;
+	int ret = -EINVAL;
+
+	mutex_lock(&ftrace_cmd_mutex);
+	list_for_each_entry(p, &ftrace_commands, list) {
+		if (!strcmp(p->name, cmd)) {
+			ret = p->func(tr, hash, func, cmd, param, enable);
+			break;
+		}
+	}
+	mutex_unlock(&ftrace_cmd_mutex);
+	return ret;
+}
+
+/* ---- Function probes ---- */
+
+struct ftrace_func_probe {
+	struct list_head	list;		/* in tr->func_probes */
+	struct ftrace_probe_ops	*probe_ops;
+	struct ftrace_ops	ops;
+	struct trace_array	*tr;
+	void			*data;
+};
+
+static void probe_call(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct ftrace_func_probe *probe = container_of(op, struct ftrace_func_probe, ops);
+
+	probe->probe_ops->func(ip, parent_ip, probe->tr, probe->probe_ops, probe->data);
+}
+
+static struct ftrace_func_probe *find_probe(struct trace_array *tr,
+					    struct ftrace_probe_ops *probe_ops)
+{
+	struct ftrace_func_probe *probe;
+
+	list_for_each_entry(probe, &tr->func_probes, list)
+		if (probe->probe_ops == probe_ops)
+			return probe;
+	return NULL;
+}
+
+static struct ftrace_hash *probe_filter(struct ftrace_func_probe *probe)
+{
+	return rcu_dereference_protected(probe->ops.func_hash->filter_hash, 1);
+}
+
+/* The call sites whose function matches @glob. */
+static struct ftrace_hash *glob_sites(char *glob, int *err)
+{
+	struct ftrace_hash *hash = ftrace_hash_alloc(1);
+	LIST_HEAD(batch);
+	struct ftrace_pattern *pat;
+	size_t len = strlen(glob) + 1;
+
+	*err = -ENOMEM;
+	if (!hash)
+		return NULL;
+	pat = kzalloc(struct_size(pat, text, len), GFP_KERNEL);
+	if (!pat)
+		goto fail;
+	memcpy(pat->text, glob, len);
+	ftrace_glob_parse(&pat->func, pat->text);
+	list_add(&pat->list, &batch);
+	*err = ftrace_match_patterns(&batch, hash);
+	kfree(pat);
+	if (!*err)
+		return hash;
+fail:
+	ftrace_hash_free(hash);
+	return NULL;
+}
+
+/**
+ * register_ftrace_function_probe - call a probe on functions matching a glob
+ * @glob: the functions
+ * @tr: the trace array the probe reports to
+ * @probe_ops: the probe
+ * @data: passed to ->init for each new function
+ *
+ * Return: how many functions were added (0 if none matched), or a
+ * negative errno.
+ */
+int register_ftrace_function_probe(char *glob, struct trace_array *tr,
+				   struct ftrace_probe_ops *probe_ops, void *data)
+{
+	struct ftrace_hash *sites, *filter;
+	struct ftrace_func_probe *probe;
+	struct ftrace_func_entry *entry;
+	bool created = false;
+	unsigned long i;
+	int ret, count = 0;
+
+	if (!tr)
+		return -EINVAL;
+	mutex_lock(&ftrace_lock);
+	sites = glob_sites(glob, &ret);
+	if (!sites)
+		goto out;
+	probe = find_probe(tr, probe_ops);
+	if (!probe) {
+		ret = -ENOMEM;
+		probe = kzalloc(sizeof(*probe), GFP_KERNEL);
+		if (!probe)
+			goto out;
+		probe->probe_ops = probe_ops;
+		probe->tr = tr;
+		probe->ops.func = probe_call;
+		probe->ops.flags = FTRACE_OPS_FL_RECURSION;
+		ftrace_ops_init(&probe->ops);
+		list_add(&probe->list, &tr->func_probes);
+		created = true;
+	}
+	ret = -ENOMEM;
+	filter = ftrace_hash_copy(probe_filter(probe));
+	if (!filter)
+		goto undo;
+	ftrace_hash_for_each(sites, i, entry) {
+		if (ftrace_lookup_ip(filter, entry->ip))
+			continue;
+		if (probe_ops->init) {
+			ret = probe_ops->init(probe_ops, tr, entry->ip, data, &probe->data);
+			if (ret < 0)
+				break;
+		}
+		ret = ftrace_hash_add(filter, entry->ip);
+		if (ret)
+			break;
+		count++;
+	}
+	if (!count) {
+		ftrace_hash_free(filter);
+		ret = ret < 0 ? ret : 0;
+		goto undo;
+	}
+	ret = ftrace_ops_set_hashes(&probe->ops, filter, NULL);
+	if (!ret && !ftrace_ops_registered(&probe->ops))
+		ret = ftrace_startup(&probe->ops, 0);
+	if (!ret)
+		ret = count;
+	goto out;
+undo:
+	if (created) {
+		list_del(&probe->list);
+		if (probe_ops->free)
+			probe_ops->free(probe_ops, tr, 0, probe->data);
+		ftrace_free_filter_locked(&probe->ops);
+		kfree(probe);
+	}
+out:
+	ftrace_hash_free(sites);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+/* Take @remove's sites off a probe; free the probe when none are left. */
+static void probe_remove(struct ftrace_func_probe *probe, struct ftrace_hash *remove)
+{
+	struct ftrace_probe_ops *probe_ops = probe->probe_ops;
+	struct ftrace_hash *filter = ftrace_hash_copy(probe_filter(probe));
+	struct ftrace_func_entry *entry;
+	unsigned long i;
+
+	if (!filter)
+		return;
+	ftrace_hash_for_each(remove, i, entry)
+		ftrace_hash_remove(filter, entry->ip);
+
+	if (!filter->count) {
+		ftrace_hash_free(filter);
+		ftrace_shutdown(&probe->ops, 0);
+	} else {
+		ftrace_ops_set_hashes(&probe->ops, filter, NULL);
+	}
+	/* No CPU runs the probe on those sites any more. */
+	if (probe_ops->free)
+		ftrace_hash_for_each(remove, i, entry)
+			probe_ops->free(probe_ops, probe->tr, entry->ip, probe->data);
+	if (ftrace_ops_registered(&probe->ops))
+		return;
+	list_del(&probe->list);
+	if (probe_ops->free)
+		probe_ops->free(probe_ops, probe->tr, 0, probe->data);
+	ftrace_free_filter_locked(&probe->ops);
+	kfree(probe);
+}
+
+/**
+ * unregister_ftrace_function_probe_func - stop a probe on matching functions
+ * @glob: the functions ("*" or empty for all)
+ * @tr: the trace array
+ * @probe_ops: the probe
+ *
+ * Return: 0, -ENOENT if no such probe, -EINVAL if @glob matches none of
+ * its functions, -ENOMEM.
+ */
+int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
+					  struct ftrace_probe_ops *probe_ops)
+{
+	struct ftrace_hash *sites = NULL, *remove;
+	struct ftrace_func_probe *probe;
+	struct ftrace_func_entry *entry;
+	unsigned long i;
+	int ret = -ENOENT;
+
+	if (!tr)
+		return -EINVAL;
+	mutex_lock(&ftrace_lock);
+	probe = find_probe(tr, probe_ops);
+	if (!probe)
+		goto out;
+	ret = -ENOMEM;
+	remove = ftrace_hash_alloc(1);
+	if (!remove)
+		goto out;
+	if (glob && *glob && strcmp(glob, "*")) {
+		sites = glob_sites(glob, &ret);
+		if (!sites) {
+			ftrace_hash_free(remove);
+			goto out;
+		}
+	}
+	ret = 0;
+	ftrace_hash_for_each(probe_filter(probe), i, entry)
+		if (!sites || ftrace_lookup_ip(sites, entry->ip))
+			ret = ret ?: ftrace_hash_add(remove, entry->ip);
+	if (!ret && !remove->count)
+		ret = -EINVAL;
+	if (!ret)
+		probe_remove(probe, remove);
+	ftrace_hash_free(remove);
+	ftrace_hash_free(sites);
+out:
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+/**
+ * clear_ftrace_function_probes - remove every probe of a trace array
+ * @tr: the trace array, being deleted
+ */
+void clear_ftrace_function_probes(struct trace_array *tr)
+{
+	struct ftrace_func_probe *probe, *n;
+
+	mutex_lock(&ftrace_lock);
+	list_for_each_entry_safe(probe, n, &tr->func_probes, list)
+		probe_remove(probe, probe_filter(probe));
+	mutex_unlock(&ftrace_lock);
+}
+
+/**
+ * ftrace_probes_show - list a trace array's probes in set_ftrace_filter
+ * @m: the seq_file
+ * @tr: the trace array
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_probes_show(struct seq_file *m, struct trace_array *tr)
+{
+	struct ftrace_func_probe *probe;
+	struct ftrace_func_entry *entry;
+	unsigned long i;
+
+	list_for_each_entry(probe, &tr->func_probes, list) {
+		ftrace_hash_for_each(probe_filter(probe), i, entry) {
+			if (probe->probe_ops->print)
+				probe->probe_ops->print(m, entry->ip, probe->probe_ops,
+							probe->data);
+			else
+				seq_printf(m, "%ps:%ps\n", (void *)entry->ip,
+					   (void *)probe->probe_ops->func);
+		}
+	}
+}
+
+/* ---- ":mod:" entries for modules not loaded yet ---- */
+
+/**
+ * ftrace_mod_cache_add - remember (or forget) "func:mod:module"
+ * @tr: the trace array (for the caller's locking only)
+ * @head: the list to edit
+ * @func: the function glob, with a leading '!' to forget
+ * @module: the module's name
+ * @remove: forget matching entries instead
+ *
+ * Return: 0, -EINVAL if there was nothing to forget, -ENOMEM.
+ */
+int ftrace_mod_cache_add(struct trace_array *tr, struct list_head *head,
+			 const char *func, const char *module, bool remove)
+{
+	struct ftrace_mod_load *ml, *n;
+	int found = 0;
+
+	if (remove) {
+		func++;
+		list_for_each_entry_safe(ml, n, head, list) {
+			if (strcmp(ml->module, module) || strcmp(ml->func, func))
+				continue;
+			list_del(&ml->list);
+			kfree(ml->func);
+			kfree(ml->module);
+			kfree(ml);
+			found++;
+		}
+		return found ? 0 : -EINVAL;
+	}
+	ml = kzalloc(sizeof(*ml), GFP_KERNEL);
+	if (!ml)
+		return -ENOMEM;
+	ml->func = kstrdup(*func ? func : "*", GFP_KERNEL);
+	ml->module = kstrdup(module, GFP_KERNEL);
+	if (!ml->func || !ml->module) {
+		kfree(ml->func);
+		kfree(ml->module);
+		kfree(ml);
+		return -ENOMEM;
+	}
+	list_add_tail(&ml->list, head);
+	return 0;
+}
+
+/**
+ * ftrace_mod_cache_clear - forget every remembered ":mod:" entry of a list
+ * @head: the list
+ */
+void ftrace_mod_cache_clear(struct list_head *head)
+{
+	struct ftrace_mod_load *ml, *n;
+
+	list_for_each_entry_safe(ml, n, head, list) {
+		list_del(&ml->list);
+		kfree(ml->func);
+		kfree(ml->module);
+		kfree(ml);
+	}
+}
+
+/**
+ * ftrace_mod_cache_show - list remembered ":mod:" entries
+ * @m: the seq_file
+ * @head: the list
+ */
+void ftrace_mod_cache_show(struct seq_file *m, struct list_head *head)
+{
+	struct ftrace_mod_load *ml;
+
+	list_for_each_entry(ml, head, list)
+		seq_printf(m, "%s:mod:%s\n", ml->func, ml->module);
+}
+
+/* Apply one list's entries for @mod to an ops hash. */
+static void mod_apply(struct trace_array *tr, struct module *mod, bool notr)
+{
+	struct list_head *head = notr ? &tr->mod_notrace : &tr->mod_trace;
+	struct ftrace_ops *ops = tr->ops;
+	struct ftrace_pattern *pat, *tmp;
+	struct ftrace_mod_load *ml, *n;
+	struct ftrace_hash *hash;
+	LIST_HEAD(batch);
+
+	list_for_each_entry_safe(ml, n, head, list) {
+		size_t len = strlen(ml->func) + 1;
+
+		if (strcmp(ml->module, mod->name))
+			continue;
+		pat = kzalloc(struct_size(pat, text, len + strlen(ml->module) + 1),
+			      GFP_KERNEL);
+		if (!pat)
+			break;
+		memcpy(pat->text, ml->func, len);
+		pat->module = pat->text + len;
+		strcpy(pat->module, ml->module);
+		ftrace_glob_parse(&pat->func, pat->text);
+		list_add_tail(&pat->list, &batch);
+		list_del(&ml->list);
+		kfree(ml->func);
+		kfree(ml->module);
+		kfree(ml);
+	}
+	if (list_empty(&batch))
+		return;
+	ftrace_ops_init(ops);
+	hash = ftrace_hash_copy(rcu_dereference_protected(notr ?
+			ops->func_hash->notrace_hash : ops->func_hash->filter_hash, 1));
+	if (hash && !ftrace_match_patterns(&batch, hash)) {
+		if (list_empty(head) && hash->count)
+			hash->flags &= ~FTRACE_HASH_FL_MOD;
+		ftrace_ops_set_hashes(ops, notr ? NULL : hash, notr ? hash : NULL);
+	} else {
+		ftrace_hash_free(hash);
+	}
+	list_for_each_entry_safe(pat, tmp, &batch, list)
+		kfree(pat);
+}
+
+/**
+ * ftrace_mod_loaded - apply remembered ":mod:" entries to a new module
+ * @mod: the module, whose records are published
+ */
+void ftrace_mod_loaded(struct module *mod)
+{
+	struct trace_array *tr;
+
+	mutex_lock(&trace_types_lock);
+	mutex_lock(&ftrace_lock);
+	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
+		if (!tr->ops || (list_empty(&tr->mod_trace) && list_empty(&tr->mod_notrace)))
+			continue;
+		mod_apply(tr, mod, false);
+		mod_apply(tr, mod, true);
+	}
+	mutex_unlock(&ftrace_lock);
+	mutex_unlock(&trace_types_lock);
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The function profiler: function_profile_enabled starts counting calls
+ * of every function the top-level filter allows, per CPU, and
+ * trace_stat/functionN lists them by hit count.
+ *
+ * Each CPU has a fixed open-addressing table written only by that CPU
+ * with preemption off, so counting takes no lock and never allocates.
+ * Calls of functions that find no free slot are counted as dropped.
+ * Call times need the function graph tracer, which this core does not
+ * have yet (issue 4), so only hits are shown.
+ */
+#include <linux/seq_file.h>
+#include <linux/tracefs.h>
+#include <linux/slab.h>
+#include <linux/hash.h>
+
+#include "trace.h"
+#include "trace_stat.h"
+#include "ftrace_internal.h"
+
+#define PROFILE_BITS	13
+#define PROFILE_SLOTS	(1U << PROFILE_BITS)
+#define PROFILE_PROBES	16
+
+struct profile_slot {
+	unsigned long	ip;
+	unsigned long	hits;
+};
+
+struct profile_cpu {
+	struct tracer_stat	stat;
+	char			name[24];
+	unsigned long		dropped;
+	struct profile_slot	slots[PROFILE_SLOTS];
+};
+
+static struct profile_cpu **profiles;
+static DEFINE_MUTEX(profile_lock);
+static bool profile_enabled;
+
+static void profile_call(unsigned long ip, unsigned long parent_ip,
+			 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct profile_cpu *pc = profiles[smp_processor_id()];
+	unsigned int i, h = hash_long(ip, PROFILE_BITS);
+
+	for (i = 0; i < PROFILE_PROBES; i++) {
+		struct profile_slot *s = &pc->slots[(h + i) & (PROFILE_SLOTS - 1)];
+
+		if (s->ip == ip) {
+			s->hits++;
+			return;
+		}
+		if (!s->ip) {
+			s->hits = 1;
+			WRITE_ONCE(s->ip, ip);
+			return;
+		}
+	}
+	pc->dropped++;
+}
+
+static struct ftrace_ops profile_ops = {
+	.func	= profile_call,
+	.flags	= FTRACE_OPS_FL_RECURSION,
+};
+
+static void *next_used(struct profile_cpu *pc, struct profile_slot *s)
+{
+	for (; s < pc->slots + PROFILE_SLOTS; s++)
+		if (READ_ONCE(s->ip))
+			return s;
+	return NULL;
+}
+
+static void *stat_start(struct tracer_stat *trace)
+{
+	struct profile_cpu *pc = container_of(trace, struct profile_cpu, stat);
+
+	return next_used(pc, pc->slots);
+}
+
+static struct profile_cpu *slot_cpu(struct profile_slot *s)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct profile_cpu *pc = profiles[cpu];
+
+		if (s >= pc->slots && s < pc->slots + PROFILE_SLOTS)
+			return pc;
+	}
+	return NULL;
+}
+
+static void *stat_next(void *prev, int idx)
+{
+	struct profile_cpu *pc = slot_cpu(prev);
+
+	return pc ? next_used(pc, (struct profile_slot *)prev + 1) : NULL;
+}
+
+static int stat_cmp(const void *a, const void *b)
+{
+	const struct profile_slot *x = a, *y = b;
+
+	return x->hits > y->hits ? -1 : x->hits < y->hits;
+}
+
+static int stat_headers(struct seq_file *m)
+{
+	seq_puts(m, "  Function                               Hit\n"
+		    "  --------                               ---\n");
+	return 0;
+}
+
+static int stat_show(struct seq_file *m, void *p)
+{
+	struct profile_slot *s = p;
+	char sym[KSYM_SYMBOL_LEN];
+
+	kallsyms_lookup(s->ip, NULL, NULL, NULL, sym);
+	seq_printf(m, "  %-30.30s  %10lu\n", sym, s->hits);
+	return 0;
+}
+
+static int profile_alloc(void)
+{
+	int cpu;
+
+	if (profiles)
+		return 0;
+	profiles = kcalloc(nr_cpu_ids, sizeof(*profiles), GFP_KERNEL);
+	if (!profiles)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct profile_cpu *pc = vzalloc(sizeof(*pc));
+
+		if (!pc)
+			goto nomem;
+		profiles[cpu] = pc;
+	}
+	for_each_possible_cpu(cpu) {
+		struct profile_cpu *pc = profiles[cpu];
+
+		snprintf(pc->name, sizeof(pc->name), "function%d", cpu);
+		pc->stat.name = pc->name;
+		pc->stat.stat_start = stat_start;
+		pc->stat.stat_next = stat_next;
+		pc->stat.stat_cmp = stat_cmp;
+		pc->stat.stat_show = stat_show;
+		pc->stat.stat_headers = stat_headers;
+		if (register_stat_tracer(&pc->stat))
+			pr_warn("ftrace: no trace_stat/%s\n", pc->name);
+	}
+	return 0;
+nomem:
+	for_each_possible_cpu(cpu)
+		vfree(profiles[cpu]);
+	kfree(profiles);
+	profiles = NULL;
+	return -ENOMEM;
+}
+
+static ssize_t profile_write(struct file *file, const char __user *ubuf,
+			     size_t cnt, loff_t *ppos)
+{
+	bool on;
+	int cpu, ret;
+
+	ret = kstrtobool_from_user(ubuf, cnt, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&profile_lock);
+	if (on == profile_enabled)
+		goto out;
+	if (on) {
+		ret = profile_alloc();
+		if (ret)
+			goto out;
+		/* A new run starts from zero. */
+		for_each_possible_cpu(cpu) {
+			memset(profiles[cpu]->slots, 0, sizeof(profiles[cpu]->slots));
+			profiles[cpu]->dropped = 0;
+		}
+		ftrace_ops_set_global_filter(&profile_ops);
+		ret = register_ftrace_function(&profile_ops);
+	} else {
+		ret = unregister_ftrace_function(&profile_ops);
+	}
+	if (!ret)
+		profile_enabled = on;
+out:
+	mutex_unlock(&profile_lock);
+	return ret ?: cnt;
+}
+
+static ssize_t profile_read(struct file *file, char __user *ubuf, size_t cnt,
+			    loff_t *ppos)
+{
+	char buf[4];
+	int len = scnprintf(buf, sizeof(buf), "%d\n", profile_enabled);
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+static const struct file_operations profile_fops = {
+	.open		= tracing_open_generic,
+	.read		= profile_read,
+	.write		= profile_write,
+	.llseek		= default_llseek,
+};
+
+/**
+ * ftrace_profile_tracefs - create function_profile_enabled
+ * @d_tracer: the top tracefs directory
+ */
+void ftrace_profile_tracefs(struct dentry *d_tracer)
+{
+	trace_create_file("function_profile_enabled", TRACE_MODE_WRITE,
+			  d_tracer, NULL, &profile_fops);
+}

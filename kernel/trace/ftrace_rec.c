@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Call-site records: one group per text owner (vmlinux, each module),
+ * each an array of 8-byte records sorted by address, looked up by binary
+ * search.  vmlinux's __mcount_loc is sorted at build time (sorttable);
+ * a module's list is sorted at load.
+ */
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/rculist.h>
+#include <linux/sort.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+
+#include "ftrace_internal.h"
+
+LIST_HEAD(ftrace_groups);
+unsigned long ftrace_groups_gen;
+
+/* Shown by dyn_ftrace_total_info: records, then pages and groups in use. */
+unsigned long ftrace_update_tot_cnt;
+unsigned long ftrace_number_of_pages;
+unsigned long ftrace_number_of_groups;
+
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * ftrace_sort_ips - sort a list of call-site addresses and drop duplicates
+ * @ips: the addresses
+ * @count: how many
+ *
+ * Return: the number of distinct addresses left at the start of @ips.
+ */
+int ftrace_sort_ips(unsigned long *ips, unsigned long count)
+{
+	unsigned long i, n = 0;
+
+	for (i = 1; i < count; i++)
+		if (ips[i] < ips[i - 1])
+			break;
+	if (i < count)
+		sort(ips, count, sizeof(*ips), cmp_ulong, NULL);
+
+	for (i = 0; i < count; i++) {
+		if (!ips[i] || (n && ips[n - 1] == ips[i]))
+			continue;
+		ips[n++] = ips[i];
+	}
+	return n;
+}
+
+/**
+ * ftrace_group_create - build the records of one text owner
+ * @mod: the module, or NULL for vmlinux
+ * @ips: its call sites, sorted, without duplicates or zeros
+ * @count: how many
+ *
+ * The group is not yet visible: the caller publishes it on ftrace_groups
+ * once the sites are NOPs.
+ *
+ * Return: the group, or NULL if it could not be allocated or the sites
+ * span more than 4 GiB.
+ */
+struct ftrace_group *ftrace_group_create(struct module *mod,
+					 const unsigned long *ips,
+					 unsigned long count)
+{
+	struct ftrace_group *g;
+	unsigned long i;
+	size_t size;
+
+	if (!count || ips[count - 1] - ips[0] > U32_MAX)
+		return NULL;
+
+	size = struct_size(g, recs, count);
+	g = kvzalloc(size, GFP_KERNEL);
+	if (!g)
+		return NULL;
+
+	g->mod = mod;
+	g->base = ips[0];
+	g->last = ips[count - 1];
+	g->count = count;
+	g->pages = DIV_ROUND_UP(size, PAGE_SIZE);
+	for (i = 0; i < count; i++)
+		g->recs[i].off = ips[i] - g->base;
+	return g;
+}
+
+/**
+ * ftrace_group_destroy - free a group that is no longer on ftrace_groups
+ * @g: the group
+ */
+void ftrace_group_destroy(struct ftrace_group *g)
+{
+	kvfree(g);
+}
+
+static struct dyn_ftrace *group_find(struct ftrace_group *g,
+				     unsigned long start, unsigned long end)
+{
+	unsigned long lo = 0, hi = g->count;
+
+	if (end < g->base || start > g->last + MCOUNT_INSN_SIZE - 1)
+		return NULL;
+
+	/* First record whose last byte is at or after start */
+	while (lo < hi) {
+		unsigned long mid = lo + (hi - lo) / 2;
+
+		if (ftrace_rec_ip(g, &g->recs[mid]) + MCOUNT_INSN_SIZE - 1 < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == g->count || ftrace_rec_ip(g, &g->recs[lo]) > end)
+		return NULL;
+	return &g->recs[lo];
+}
+
+static struct dyn_ftrace *find_range(unsigned long start, unsigned long end,
+				     struct ftrace_group **gp)
+{
+	struct ftrace_group *g;
+	struct dyn_ftrace *rec;
+
+	for_each_ftrace_group(g) {
+		rec = group_find(g, start, end);
+		if (rec && !(rec->flags & FTRACE_REC_FREED)) {
+			if (gp)
+				*gp = g;
+			return rec;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * ftrace_find_rec - the record of a call site
+ * @ip: the call site's exact address
+ * @gp: if not NULL, gets the record's group
+ *
+ * Context: under ftrace_lock, or rcu_read_lock() if only reading.
+ * Return: the live record at @ip, or NULL.
+ */
+struct dyn_ftrace *ftrace_find_rec(unsigned long ip, struct ftrace_group **gp)
+{
+	struct ftrace_group *g;
+	struct dyn_ftrace *rec;
+
+	rec = find_range(ip, ip, &g);
+	if (!rec || ftrace_rec_ip(g, rec) != ip)
+		return NULL;
+	if (gp)
+		*gp = g;
+	return rec;
+}
+
+/**
+ * ftrace_location_range - the first call site overlapping a range of text
+ * @start: first byte of the range
+ * @end: last byte of the range
+ *
+ * Return: the address of the lowest live call site whose instruction
+ * overlaps [@start, @end], or 0.
+ */
+unsigned long ftrace_location_range(unsigned long start, unsigned long end)
+{
+	struct ftrace_group *g;
+	struct dyn_ftrace *rec;
+	unsigned long ip = 0;
+
+	rcu_read_lock();
+	rec = find_range(start, end, &g);
+	if (rec)
+		ip = ftrace_rec_ip(g, rec);
+	rcu_read_unlock();
+	return ip;
+}
+
+/**
+ * ftrace_location - the call site of an address or of a function
+ * @ip: an address in a call instruction, or the start of a function
+ *
+ * kprobes ask with the address of a function: its call site may follow
+ * an ENDBR, so a function's start maps to the site inside the function.
+ *
+ * Return: the call site's address, or 0 if @ip has none.
+ */
+unsigned long ftrace_location(unsigned long ip)
+{
+	unsigned long loc, size, offset;
+
+	loc = ftrace_location_range(ip, ip);
+	if (loc)
+		return loc;
+	if (!kallsyms_lookup_size_offset(ip, &size, &offset) || offset)
+		return 0;
+	return ftrace_location_range(ip, ip + size - 1);
+}
+
+/**
+ * ftrace_text_reserved - whether a range of text holds a call site
+ * @start: first byte
+ * @end: last byte
+ *
+ * Other text patchers (kprobes, jump labels, static calls) must leave
+ * call sites to ftrace.
+ *
+ * Return: 1 if a call site overlaps [@start, @end], else 0.
+ */
+int ftrace_text_reserved(const void *start, const void *end)
+{
+	return !!ftrace_location_range((unsigned long)start, (unsigned long)end);
+}

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Turning call sites on and off.
+ *
+ * ftrace_apply() recomputes, for every record, how many registered ops
+ * want it and whether one of them needs pt_regs, then patches only the
+ * sites whose instruction must change, in one batch of the kernel's
+ * breakpoint-based text patching: no CPU is stopped.  The arch reads and
+ * checks each site before it queues a write.  Anything unexpected there
+ * is an anomaly: ftrace_anomaly() warns once and stops function tracing
+ * for good.
+ */
+#include <linux/module.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+
+static ftrace_func_t cur_callback = ftrace_stub;
+
+/**
+ * ftrace_check_ipmodify - refuse sites another IPMODIFY ops owns
+ * @ops: an IPMODIFY ops
+ * @filter: the filter it would have
+ * @notr: the notrace hash it would have
+ *
+ * Context: ftrace_lock held.
+ * Return: 0, or -EBUSY.
+ */
+int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
+			  struct ftrace_hash *notr)
+{
+	struct ftrace_group *g;
+	struct dyn_ftrace *rec;
+	struct ftrace_ops *op;
+
+	ftrace_assert_locked();
+	for_each_ftrace_group(g) {
+		for_each_group_rec(g, rec) {
+			unsigned long ip = ftrace_rec_ip(g, rec);
+
+			if (!(rec->flags & FTRACE_REC_IPMODIFY))
+				continue;
+			if (!ftrace_hash_empty(filter) && !ftrace_lookup_ip(filter, ip))
+				continue;
+			if (ftrace_lookup_ip(notr, ip))
+				continue;
+			do_for_each_ftrace_op(op, ftrace_ops_list) {
+				if (op != ops && (op->flags & FTRACE_OPS_FL_IPMODIFY) &&
+				    ftrace_ops_wants(op, ip))
+					return -EBUSY;
+			} while_for_each_ftrace_op(op);
+		}
+	}
+	return 0;
+}
+
+/* How many registered ops want each site, and what they need. */
+static void recount(void)
+{
+	struct ftrace_group *g;
+	struct dyn_ftrace *rec;
+	struct ftrace_ops *op;
+
+	for_each_ftrace_group(g) {
+		for_each_group_rec(g, rec) {
+			unsigned long ip = ftrace_rec_ip(g, rec);
+			u32 flags = rec->flags & (FTRACE_REC_ENABLED |
+						  FTRACE_REC_REGS_EN |
+						  FTRACE_REC_FREED);
+			u32 count = 0;
+
+			if (flags & FTRACE_REC_FREED) {
+				rec->flags = flags;
+				continue;
+			}
+			do_for_each_ftrace_op(op, ftrace_ops_list) {
+				if (op->flags & FTRACE_OPS_FL_STUB ||
+				    !ftrace_ops_wants(op, ip))
+					continue;
+				count++;
+				if (op->flags & FTRACE_OPS_FL_SAVE_REGS)
+					flags |= FTRACE_REC_REGS;
+				if (op->flags & FTRACE_OPS_FL_IPMODIFY)
+					flags |= FTRACE_REC_IPMODIFY;
+			} while_for_each_ftrace_op(op);
+			rec->flags = flags | min_t(u32, count, FTRACE_REC_REF_MASK);
+		}
+		cond_resched();
+	}
+}
+
+static unsigned long rec_target(u32 flags)
+{
+	if (!(flags & FTRACE_REC_ENABLED))
+		return 0;
+	return flags & FTRACE_REC_REGS_EN ? (unsigned long)ftrace_regs_caller :
+					    (unsigned long)ftrace_caller;
+}
+
+/* Patch every site whose instruction differs from what it should be. */
+static int patch_sites(void)
+{
+	struct ftrace_group *g;
+	struct dyn_ftrace *rec;
+	int ret = 0;
+
+	ftrace_arch_patch_begin();
+	for_each_ftrace_group(g) {
+		for_each_group_rec(g, rec) {
+			u32 want = 0;
+
+			if (rec->flags & FTRACE_REC_FREED)
+				continue;
+			if (ftrace_enabled && ftrace_rec_count(rec)) {
+				want = FTRACE_REC_ENABLED;
+				if (rec->flags & FTRACE_REC_REGS)
+					want |= FTRACE_REC_REGS_EN;
+			}
+			if (want == (rec->flags & (FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN)))
+				continue;
+			ret = ftrace_arch_patch_site(ftrace_rec_ip(g, rec),
+						     rec_target(rec->flags),
+						     rec_target(want));
+			if (ret) {
+				ftrace_arch_patch_end();
+				ftrace_anomaly("patching a call site", ftrace_rec_ip(g, rec), ret);
+				return ret;
+			}
+			rec->flags &= ~(FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN);
+			rec->flags |= want;
+		}
+	}
+	ftrace_arch_patch_end();
+	return 0;
+}
+
+/**
+ * ftrace_set_callback - what ftrace_caller and ftrace_regs_caller call
+ * @func: the callback
+ *
+ * Context: ftrace_lock held.
+ * Return: 0, or the arch's error (after ftrace_anomaly()).
+ */
+int ftrace_set_callback(ftrace_func_t func)
+{
+	int ret;
+
+	if (func == cur_callback)
+		return 0;
+	ret = ftrace_arch_set_callback(cur_callback, func);
+	if (ret) {
+		ftrace_anomaly("patching the trampoline's callback",
+			       (unsigned long)ftrace_call, ret);
+		return ret;
+	}
+	cur_callback = func;
+	return 0;
+}
+
+/* The callback and ops that serve the registered ops best. */
+static ftrace_func_t choose_callback(struct ftrace_ops **opp)
+{
+	struct ftrace_ops *op, *only = NULL;
+	int n = 0;
+
+	*opp = &ftrace_list_end;
+	if (!ftrace_enabled)
+		return ftrace_stub;
+	do_for_each_ftrace_op(op, ftrace_ops_list) {
+		if (op->flags & FTRACE_OPS_FL_STUB)
+			continue;
+		only = op;
+		n++;
+	} while_for_each_ftrace_op(op);
+	if (!n)
+		return ftrace_stub;
+	if (n > 1)
+		return ftrace_ops_list_func;
+	*opp = only;
+	return ftrace_ops_get_func(only);
+}
+
+/**
+ * ftrace_apply - bring every site and the callback in line with the ops
+ *
+ * The list function is always right, whatever the sites and
+ * function_trace_op are, so it is installed while sites change and
+ * replaced by a single ops' callback only once the sites are final.
+ *
+ * Context: ftrace_lock held.
+ * Return: 0, or -ENODEV if ftrace is (or just became) dead.
+ */
+int ftrace_apply(void)
+{
+	struct ftrace_ops *op;
+	ftrace_func_t func;
+
+	ftrace_assert_locked();
+	if (ftrace_dead)
+		return -ENODEV;
+
+	recount();
+	func = choose_callback(&op);
+
+	if (cur_callback != func && cur_callback != ftrace_stub &&
+	    ftrace_set_callback(ftrace_ops_list_func))
+		return -ENODEV;
+	if (patch_sites())
+		return -ENODEV;
+	if (func != ftrace_ops_list_func) {
+		/* Published before any CPU can reach the new callback. */
+		WRITE_ONCE(function_trace_op, op);
+		smp_wmb();
+	}
+	if (ftrace_set_callback(func))
+		return -ENODEV;
+	ftrace_last_enabled = ftrace_enabled;
+	return 0;
+}
+
+/**
+ * ftrace_anomaly - code patching went wrong: stop function tracing
+ * @what: what was being done
+ * @ip: where
+ * @err: the arch's error (-EFAULT: unreadable, -EINVAL: unexpected bytes)
+ *
+ * Warns once, marks ftrace dead so that every file and registration
+ * refuses from now on, and points the trampolines at ftrace_stub so no
+ * callback runs again.  Sites are not touched any more: code that did not
+ * look as expected is better left alone.
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_anomaly(const char *what, unsigned long ip, int err)
+{
+	if (ftrace_dead)
+		return;
+	ftrace_dead = 1;
+	ftrace_enabled = 0;
+	WARN(1, "ftrace: anomaly while %s at %pS (%px): %s; function tracing is disabled until reboot\n",
+	     what, (void *)ip, (void *)ip,
+	     err == -EFAULT ? "text not readable" : "unexpected instruction");
+	if (cur_callback != ftrace_stub &&
+	    !ftrace_arch_set_callback(cur_callback, ftrace_stub))
+		cur_callback = ftrace_stub;
+}
+
+/* Make a new group's sites NOPs; its text is not running yet. */
+static int init_group_sites(struct ftrace_group *g)
+{
+	struct dyn_ftrace *rec;
+	int ret;
+
+	for_each_group_rec(g, rec) {
+		ret = ftrace_arch_init_site(ftrace_rec_ip(g, rec));
+		if (ret) {
+			mutex_lock(&ftrace_lock);
+			ftrace_anomaly("converting a call site to a NOP",
+				       ftrace_rec_ip(g, rec), ret);
+			mutex_unlock(&ftrace_lock);
+			return -ENODEV;
+		}
+	}
+	return 0;
+}
+
+static void publish_group(struct ftrace_group *g)
+{
+	mutex_lock(&ftrace_lock);
+	list_add_tail_rcu(&g->list, &ftrace_groups);
+	ftrace_groups_gen++;
+	ftrace_update_tot_cnt += g->count;
+	ftrace_number_of_pages += g->pages;
+	ftrace_number_of_groups++;
+	mutex_unlock(&ftrace_lock);
+}
+
+extern unsigned long __start_mcount_loc[];
+extern unsigned long __stop_mcount_loc[];
+
+/**
+ * ftrace_init - turn every call site of vmlinux into a NOP
+ *
+ * Runs once in start_kernel(), on one CPU with interrupts off: sites are
+ * written directly.
+ */
+void __init ftrace_init(void)
+{
+	unsigned long count = __stop_mcount_loc - __start_mcount_loc;
+	struct ftrace_group *g;
+	u64 t0 = local_clock();
+
+	count = ftrace_sort_ips(__start_mcount_loc, count);
+	g = ftrace_group_create(NULL, __start_mcount_loc, count);
+	if (!g) {
+		pr_err("ftrace: cannot allocate records for %lu call sites; function tracing disabled\n",
+		       count);
+		ftrace_dead = 1;
+		return;
+	}
+	if (init_group_sites(g)) {
+		ftrace_group_destroy(g);
+		return;
+	}
+	publish_group(g);
+	pr_info("ftrace: %lu call sites converted to NOPs in %llu us; records take %lu bytes (%lu pages, %lu.%02lu bytes per site)\n",
+		count, div_u64(local_clock() - t0, NSEC_PER_USEC),
+		(unsigned long)g->pages * PAGE_SIZE, (unsigned long)g->pages,
+		g->pages * PAGE_SIZE / count,
+		(g->pages * PAGE_SIZE % count) * 100 / count);
+}
+
+#ifdef CONFIG_MODULES
+static struct ftrace_group *mod_group(struct module *mod)
+{
+	struct ftrace_group *g;
+
+	for_each_ftrace_group(g)
+		if (g->mod == mod)
+			return g;
+	return NULL;
+}
+
+/**
+ * ftrace_module_init - records for a module being loaded
+ * @mod: the module; its text is not executable yet
+ *
+ * The sites become NOPs here; ftrace_module_enable() turns on those that
+ * current filters want, before the module's init runs.
+ */
+void ftrace_module_init(struct module *mod)
+{
+	unsigned long *ips, count = mod->num_ftrace_callsites;
+	struct ftrace_group *g;
+
+	if (!count || ftrace_dead)
+		return;
+	ips = kvmalloc_array(count, sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		goto nomem;
+	memcpy(ips, mod->ftrace_callsites, count * sizeof(*ips));
+	count = ftrace_sort_ips(ips, count);
+	g = ftrace_group_create(mod, ips, count);
+	kvfree(ips);
+	if (!g)
+		goto nomem;
+	if (init_group_sites(g)) {
+		ftrace_group_destroy(g);
+		return;
+	}
+	publish_group(g);
+	return;
+nomem:
+	pr_warn("ftrace: no memory for the records of module %s; it will not be traced\n",
+		mod->name);
+}
+
+/**
+ * ftrace_module_enable - patch a new module's sites that filters want
+ * @mod: the module, about to run its init
+ */
+void ftrace_module_enable(struct module *mod)
+{
+	ftrace_mod_loaded(mod);
+	mutex_lock(&ftrace_lock);
+	if (!ftrace_dead && mod_group(mod))
+		ftrace_apply();
+	mutex_unlock(&ftrace_lock);
+}
+
+/**
+ * ftrace_release_mod - drop the records of a module going away
+ * @mod: the module; its text is about to be freed
+ */
+void ftrace_release_mod(struct module *mod)
+{
+	struct ftrace_group *g;
+
+	mutex_lock(&ftrace_lock);
+	g = mod_group(mod);
+	if (g) {
+		ftrace_purge_group(g, 0, ULONG_MAX);
+		list_del_rcu(&g->list);
+		ftrace_groups_gen++;
+		ftrace_update_tot_cnt -= g->count;
+		ftrace_number_of_pages -= g->pages;
+		ftrace_number_of_groups--;
+	}
+	mutex_unlock(&ftrace_lock);
+	if (g)
+		kvfree_rcu(g, rcu);
+}
+#endif /* CONFIG_MODULES */
+
+static void free_range(struct ftrace_group *g, unsigned long start,
+		       unsigned long end)
+{
+	struct dyn_ftrace *rec;
+
+	/* Freed first, so that the purge does not patch dying text. */
+	for_each_group_rec(g, rec) {
+		unsigned long ip = ftrace_rec_ip(g, rec);
+
+		if (ip >= start && ip < end)
+			rec->flags |= FTRACE_REC_FREED;
+	}
+	ftrace_purge_group(g, start, end);
+}
+
+/**
+ * ftrace_free_mem - a module's init text is being freed
+ * @mod: the module
+ * @start: start of the freed text
+ * @end: its end
+ */
+void ftrace_free_mem(struct module *mod, void *start, void *end)
+{
+	struct ftrace_group *g;
+
+	mutex_lock(&ftrace_lock);
+	for_each_ftrace_group(g)
+		if (g->mod == mod)
+			free_range(g, (unsigned long)start, (unsigned long)end);
+	mutex_unlock(&ftrace_lock);
+}
+
+/**
+ * ftrace_free_init_mem - vmlinux's init text is being freed
+ */
+void __ref ftrace_free_init_mem(void)
+{
+	ftrace_boot_snapshot();
+	ftrace_free_mem(NULL, __init_begin, __init_end);
+}

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "function" tracer: one ring-buffer entry per traced call, in every
+ * trace array that selects it, each through its own ftrace_ops and so
+ * with its own set_ftrace_filter.  Options: func_stack_trace (a stack
+ * trace after each entry) and func-no-repeats (consecutive calls of the
+ * same function from the same place folded into one entry with a count).
+ *
+ * Also the filter commands traceon, traceoff, stacktrace, dump and
+ * cpudump, each with an optional count: "func:traceoff:3".
+ */
+#include <linux/ftrace.h>
+#include <linux/slab.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+
+enum {
+	TRACE_FUNC_NO_OPTS		= 0x0,
+	TRACE_FUNC_OPT_STACK		= 0x1,
+	TRACE_FUNC_OPT_NO_REPEATS	= 0x2,
+	TRACE_FUNC_OPT_MASK		= 0x3,
+};
+
+/* Skip our own frames in stack traces taken from a callback. */
+#define STACK_SKIP 2
+
+static struct tracer function_trace;
+
+/**
+ * ftrace_allocate_ftrace_ops - the ops of a new trace array instance
+ * @tr: the instance
+ *
+ * Return: 0 (the top-level array uses global_ops), or -ENOMEM.
+ */
+int ftrace_allocate_ftrace_ops(struct trace_array *tr)
+{
+	struct ftrace_ops *ops;
+
+	if (tr->flags & TRACE_ARRAY_FL_GLOBAL)
+		return 0;
+	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
+	if (!ops)
+		return -ENOMEM;
+	ops->func = ftrace_stub;
+	ops->flags = FTRACE_OPS_FL_PID | FTRACE_OPS_FL_TRACE_ARRAY;
+	ops->private = tr;
+	tr->ops = ops;
+	return 0;
+}
+
+/**
+ * ftrace_free_ftrace_ops - free an instance's ops
+ * @tr: the instance
+ */
+void ftrace_free_ftrace_ops(struct trace_array *tr)
+{
+	kfree(tr->ops);
+	tr->ops = NULL;
+}
+
+/**
+ * ftrace_create_function_files - an instance's filter files
+ * @tr: the instance (the top level gets its files elsewhere)
+ * @parent: its directory
+ *
+ * Return: 0.
+ */
+int ftrace_create_function_files(struct trace_array *tr, struct dentry *parent)
+{
+	if (tr->flags & TRACE_ARRAY_FL_GLOBAL)
+		return 0;
+	ftrace_create_filter_files(tr, parent);
+	return 0;
+}
+
+/**
+ * ftrace_destroy_function_files - undo ftrace_create_function_files()
+ * @tr: the instance, being deleted
+ */
+void ftrace_destroy_function_files(struct trace_array *tr)
+{
+	if (tr->ops && !(tr->flags & TRACE_ARRAY_FL_GLOBAL)) {
+		ftrace_destroy_filter_files(tr->ops);
+		ftrace_free_ftrace_ops(tr);
+	}
+}
+
+static void function_trace_call(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct trace_array *tr = op->private;
+	struct trace_array_cpu *data;
+	unsigned int trace_ctx;
+	int bit;
+
+	if (unlikely(!tr->function_enabled))
+		return;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	trace_ctx = tracing_gen_ctx();
+	data = this_cpu_ptr(tr->array_buffer.data);
+	if (!atomic_read(&data->disabled))
+		trace_function(tr, ip, parent_ip, trace_ctx);
+	ftrace_test_recursion_unlock(bit);
+}
+
+/*
+ * With a stack trace per entry, an interrupt must not interleave its own
+ * entries between an entry and its stack: interrupts are off throughout.
+ */
+static void function_stack_trace_call(unsigned long ip, unsigned long parent_ip,
+				      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct trace_array *tr = op->private;
+	struct trace_array_cpu *data;
+	unsigned long flags;
+	unsigned int trace_ctx;
+
+	if (unlikely(!tr->function_enabled))
+		return;
+	local_irq_save(flags);
+	data = this_cpu_ptr(tr->array_buffer.data);
+	if (atomic_inc_return(&data->disabled) == 1) {
+		trace_ctx = tracing_gen_ctx_flags(flags);
+		trace_function(tr, ip, parent_ip, trace_ctx);
+		__trace_stack(tr, trace_ctx, STACK_SKIP);
+	}
+	atomic_dec(&data->disabled);
+	local_irq_restore(flags);
+}
+
+/* Count a call that repeats the previous one; else flush the count. */
+static bool repeated(struct trace_array *tr, struct trace_func_repeats *last,
+		     unsigned long ip, unsigned long parent_ip, unsigned int trace_ctx)
+{
+	if (last->ip == ip && last->parent_ip == parent_ip &&
+	    last->count < U16_MAX) {
+		last->ts_last_call = ring_buffer_time_stamp(tr->array_buffer.buffer);
+		last->count++;
+		return true;
+	}
+	if (last->count)
+		trace_last_func_repeats(tr, last, trace_ctx);
+	last->ip = ip;
+	last->parent_ip = parent_ip;
+	last->count = 0;
+	return false;
+}
+
+static void function_no_repeats_trace_call(unsigned long ip, unsigned long parent_ip,
+					   struct ftrace_ops *op,
+					   struct ftrace_regs *fregs)
+{
+	struct trace_array *tr = op->private;
+	struct trace_func_repeats *last;
+	struct trace_array_cpu *data;
+	unsigned int trace_ctx;
+	int bit;
+
+	if (unlikely(!tr->function_enabled))
+		return;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	data = this_cpu_ptr(tr->array_buffer.data);
+	if (!atomic_read(&data->disabled)) {
+		last = this_cpu_ptr(tr->last_func_repeats);
+		trace_ctx = tracing_gen_ctx();
+		if (!repeated(tr, last, ip, parent_ip, trace_ctx))
+			trace_function(tr, ip, parent_ip, trace_ctx);
+	}
+	ftrace_test_recursion_unlock(bit);
+}
+
+static void function_stack_no_repeats_trace_call(unsigned long ip,
+						 unsigned long parent_ip,
+						 struct ftrace_ops *op,
+						 struct ftrace_regs *fregs)
+{
+	struct trace_array *tr = op->private;
+	struct trace_func_repeats *last;
+	struct trace_array_cpu *data;
+	unsigned int trace_ctx;
+	unsigned long flags;
+
+	if (unlikely(!tr->function_enabled))
+		return;
+	local_irq_save(flags);
+	data = this_cpu_ptr(tr->array_buffer.data);
+	if (atomic_inc_return(&data->disabled) == 1) {
+		last = this_cpu_ptr(tr->last_func_repeats);
+		trace_ctx = tracing_gen_ctx_flags(flags);
+		if (!repeated(tr, last, ip, parent_ip, trace_ctx)) {
+			trace_function(tr, ip, parent_ip, trace_ctx);
+			__trace_stack(tr, trace_ctx, STACK_SKIP);
+		}
+	}
+	atomic_dec(&data->disabled);
+	local_irq_restore(flags);
+}
+
+static struct tracer_opt func_opts[] = {
+	{ TRACER_OPT(func_stack_trace, TRACE_FUNC_OPT_STACK) },
+	{ TRACER_OPT(func-no-repeats, TRACE_FUNC_OPT_NO_REPEATS) },
+	{ }
+};
+
+static struct tracer_flags func_flags = {
+	.val	= TRACE_FUNC_NO_OPTS,
+	.opts	= func_opts,
+};
+
+static ftrace_func_t callback_for(u32 opts)
+{
+	switch (opts & TRACE_FUNC_OPT_MASK) {
+	case TRACE_FUNC_OPT_STACK:
+		return function_stack_trace_call;
+	case TRACE_FUNC_OPT_NO_REPEATS:
+		return function_no_repeats_trace_call;
+	case TRACE_FUNC_OPT_STACK | TRACE_FUNC_OPT_NO_REPEATS:
+		return function_stack_no_repeats_trace_call;
+	default:
+		return function_trace_call;
+	}
+}
+
+static bool need_repeats(struct trace_array *tr, u32 opts)
+{
+	if (!(opts & TRACE_FUNC_OPT_NO_REPEATS) || tr->last_func_repeats)
+		return true;
+	tr->last_func_repeats = alloc_percpu(struct trace_func_repeats);
+	return tr->last_func_repeats != NULL;
+}
+
+static void function_start(struct trace_array *tr)
+{
+	tr->function_enabled = 0;
+	register_ftrace_function(tr->ops);
+	tr->function_enabled = 1;
+}
+
+static int function_trace_init(struct trace_array *tr)
+{
+	ftrace_func_t func;
+
+	/* An instance without its own ops cannot run the function tracer. */
+	if (!tr->ops)
+		return -ENOMEM;
+	func = callback_for(func_flags.val);
+	if (!need_repeats(tr, func_flags.val))
+		return -ENOMEM;
+	ftrace_init_array_ops(tr, func);
+	tr->array_buffer.cpu = raw_smp_processor_id();
+	tracing_start_cmdline_record();
+	function_start(tr);
+	return 0;
+}
+
+static void function_trace_reset(struct trace_array *tr)
+{
+	tr->function_enabled = 0;
+	unregister_ftrace_function(tr->ops);
+	tracing_stop_cmdline_record();
+	ftrace_reset_array_ops(tr);
+}
+
+static void function_trace_start(struct trace_array *tr)
+{
+	tracing_reset_online_cpus(&tr->array_buffer);
+}
+
+static int func_set_flag(struct trace_array *tr, u32 old_flags, u32 bit, int set)
+{
+	u32 opts = set ? old_flags | bit : old_flags & ~bit;
+	ftrace_func_t func;
+
+	if (!(bit & TRACE_FUNC_OPT_MASK))
+		return -EINVAL;
+	/* Only the tracer in use changes its callback now. */
+	if (tr->current_trace != &function_trace)
+		return 0;
+	func = callback_for(opts);
+	if (tr->ops->func == func)
+		return 0;
+	if (!need_repeats(tr, opts))
+		return -ENOMEM;
+	unregister_ftrace_function(tr->ops);
+	tr->ops->func = func;
+	register_ftrace_function(tr->ops);
+	return 0;
+}
+
+static struct tracer function_trace __tracer_data = {
+	.name		= "function",
+	.init		= function_trace_init,
+	.reset		= function_trace_reset,
+	.start		= function_trace_start,
+	.flags		= &func_flags,
+	.set_flag	= func_set_flag,
+	.allow_instances = true,
+#ifdef CONFIG_FTRACE_SELFTEST
+	.selftest	= trace_selftest_startup_function,
+#endif
+};
+
+/* ---- traceon, traceoff, stacktrace, dump, cpudump ---- */
+
+/*
+ * A counted command keeps, per function, how many more times it may
+ * fire, in the probe's map; -1 is unlimited.  Decrementing races with
+ * the same probe on another CPU; a lost decrement only fires it once more.
+ */
+static bool count_allows(void *data, unsigned long ip)
+{
+	long *count;
+
+	if (!data)
+		return true;
+	count = (long *)ftrace_func_mapper_find_ip(data, ip);
+	if (!count || *count == -1)
+		return true;
+	if (*count <= 0)
+		return false;
+	(*count)--;
+	return true;
+}
+
+static void probe_traceon(unsigned long ip, unsigned long parent_ip,
+			  struct trace_array *tr, struct ftrace_probe_ops *ops,
+			  void *data)
+{
+	if (tracer_tracing_is_on(tr) || !count_allows(data, ip))
+		return;
+	tracer_tracing_on(tr);
+}
+
+static void probe_traceoff(unsigned long ip, unsigned long parent_ip,
+			   struct trace_array *tr, struct ftrace_probe_ops *ops,
+			   void *data)
+{
+	if (!tracer_tracing_is_on(tr) || !count_allows(data, ip))
+		return;
+	tracer_tracing_off(tr);
+}
+
+static void probe_stacktrace(unsigned long ip, unsigned long parent_ip,
+			     struct trace_array *tr, struct ftrace_probe_ops *ops,
+			     void *data)
+{
+	if (!tracing_is_on() || !count_allows(data, ip))
+		return;
+	if (tr->flags & TRACE_ARRAY_FL_GLOBAL)
+		trace_dump_stack(STACK_SKIP);
+	else
+		__trace_stack(tr, tracing_gen_ctx(), STACK_SKIP);
+}
+
+/* Dumps fire once per function: the buffer is gone after the first. */
+static void probe_dump(unsigned long ip, unsigned long parent_ip,
+		       struct trace_array *tr, struct ftrace_probe_ops *ops,
+		       void *data)
+{
+	if (count_allows(data, ip))
+		ftrace_dump(DUMP_ALL);
+}
+
+static void probe_cpudump(unsigned long ip, unsigned long parent_ip,
+			  struct trace_array *tr, struct ftrace_probe_ops *ops,
+			  void *data)
+{
+	if (count_allows(data, ip))
+		ftrace_dump(DUMP_ORIG);
+}
+
+static int probe_init(struct ftrace_probe_ops *ops, struct trace_array *tr,
+		      unsigned long ip, void *init_data, void **data)
+{
+	struct ftrace_func_mapper *mapper = *data;
+
+	if (!mapper) {
+		mapper = allocate_ftrace_func_mapper();
+		if (!mapper)
+			return -ENOMEM;
+		*data = mapper;
+	}
+	return ftrace_func_mapper_add_ip(mapper, ip, init_data);
+}
+
+static void probe_free(struct ftrace_probe_ops *ops, struct trace_array *tr,
+		       unsigned long ip, void *data)
+{
+	if (!data)
+		return;
+	if (!ip)
+		free_ftrace_func_mapper(data, NULL);
+	else
+		ftrace_func_mapper_remove_ip(data, ip);
+}
+
+static const char *probe_name(struct ftrace_probe_ops *ops);
+
+static int probe_print(struct seq_file *m, unsigned long ip,
+		       struct ftrace_probe_ops *ops, void *data)
+{
+	long *count = data ? (long *)ftrace_func_mapper_find_ip(data, ip) : NULL;
+
+	seq_printf(m, "%ps:%s", (void *)ip, probe_name(ops));
+	if (count && *count != -1)
+		seq_printf(m, ":count=%ld\n", *count);
+	else
+		seq_puts(m, ":unlimited\n");
+	return 0;
+}
+
+#define FUNC_PROBE(_func)					\
+	{ .func = _func, .print = probe_print,			\
+	  .init = probe_init, .free = probe_free }
+
+/* Index by command; each has an unlimited and a counted variant. */
+enum { CMD_TRACEON, CMD_TRACEOFF, CMD_STACKTRACE, CMD_DUMP, CMD_CPUDUMP, NR_CMDS };
+
+static const char * const cmd_names[NR_CMDS] = {
+	"traceon", "traceoff", "stacktrace", "dump", "cpudump",
+};
+
+static struct ftrace_probe_ops cmd_probes[NR_CMDS][2] = {
+	[CMD_TRACEON]	 = { FUNC_PROBE(probe_traceon),
+			     FUNC_PROBE(probe_traceon) },
+	[CMD_TRACEOFF]	 = { FUNC_PROBE(probe_traceoff),
+			     FUNC_PROBE(probe_traceoff) },
+	[CMD_STACKTRACE] = { FUNC_PROBE(probe_stacktrace),
+			     FUNC_PROBE(probe_stacktrace) },
+	[CMD_DUMP]	 = { FUNC_PROBE(probe_dump),
+			     FUNC_PROBE(probe_dump) },
+	[CMD_CPUDUMP]	 = { FUNC_PROBE(probe_cpudump),
+			     FUNC_PROBE(probe_cpudump) },
+};
+
+static const char *probe_name(struct ftrace_probe_ops *ops)
+{
+	int i;
+
+	for (i = 0; i < NR_CMDS; i++)
+		if (ops == &cmd_probes[i][0] || ops == &cmd_probes[i][1])
+			return cmd_names[i];
+	return "?";
+}
+
+static int func_command(struct trace_array *tr, struct ftrace_hash *hash,
+			char *glob, char *cmd, char *param, int enable)
+{
+	struct ftrace_probe_ops *ops = NULL;
+	long count = -1;
+	int i, ret;
+
+	if (!tr || !enable)
+		return -EINVAL;
+	for (i = 0; i < NR_CMDS; i++)
+		if (!strcmp(cmd, cmd_names[i]))
+			ops = &cmd_probes[i][!!param];
+	if (!ops)
+		return -EINVAL;
+	if (glob[0] == '!')
+		return unregister_ftrace_function_probe_func(glob + 1, tr, ops);
+	/* The dumps fire once unless told otherwise. */
+	if (!param && (ops == &cmd_probes[CMD_DUMP][0] || ops == &cmd_probes[CMD_CPUDUMP][0]))
+		count = 1;
+	if (param) {
+		ret = kstrtol(param, 0, &count);
+		if (ret || count < 0)
+			return -EINVAL;
+	}
+	ret = register_ftrace_function_probe(glob, tr, ops, (void *)count);
+	if (!ret)
+		return -EINVAL;
+	return ret < 0 ? ret : 0;
+}
+
+static struct ftrace_func_command func_cmds[NR_CMDS];
+
+/**
+ * init_function_trace - register the function tracer and its commands
+ *
+ * Return: register_tracer()'s result.
+ */
+__init int init_function_trace(void)
+{
+	int i;
+
+	for (i = 0; i < NR_CMDS; i++) {
+		func_cmds[i].name = (char *)cmd_names[i];
+		func_cmds[i].func = func_command;
+		register_ftrace_command(&func_cmds[i]);
+	}
+	return register_tracer(&function_trace);
+}
