@@ -172,7 +172,7 @@ static const struct file_operations enabled_fops = {
  * empty; then remembered :mod: entries and, for the filter, the probes of
  * filter commands.  Those come as one last item.
  */
-#define FILTER_EXTRAS	((void *)1)
+#define FILTER_EXTRAS	((void *)2)	/* SEQ_START_TOKEN is 1 */
 
 static struct ftrace_hash *shown_hash(struct ftrace_filter_file *ff)
 {

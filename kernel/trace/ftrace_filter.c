@@ -179,7 +179,9 @@ int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text)
  * @notr: edit the notrace hash instead of the filter
  * @reset: start from an empty set
  *
- * Takes @ops' regex_lock until ftrace_filter_edit_end().
+ * The edit is private until ftrace_filter_edit_end(); two edits of one
+ * hash at once end with the last one committed (as two writers of a
+ * file would).
  *
  * Return: 0 or -ENOMEM.
  */
@@ -196,15 +198,12 @@ int ftrace_filter_edit_begin(struct ftrace_filter_edit *e, struct ftrace_ops *op
 	mutex_lock(&ftrace_lock);
 	e->hash = ftrace_hash_copy(reset ? NULL : current_hash(ops, notr));
 	mutex_unlock(&ftrace_lock);
-	if (!e->hash) {
-		mutex_unlock(&ops->func_hash->regex_lock);
-		return -ENOMEM;
-	}
-	return 0;
+	mutex_unlock(&ops->func_hash->regex_lock);
+	return e->hash ? 0 : -ENOMEM;
 }
 
 /**
- * ftrace_filter_edit_end - commit (or drop) an edit and unlock the ops
+ * ftrace_filter_edit_end - commit (or drop) an edit
  * @e: the edit
  * @commit: install the edited set
  *
@@ -218,6 +217,7 @@ int ftrace_filter_edit_end(struct ftrace_filter_edit *e, bool commit)
 	if (e->tr)
 		cache = e->notr ? &e->tr->mod_notrace : &e->tr->mod_trace;
 
+	mutex_lock(&e->ops->func_hash->regex_lock);
 	mutex_lock(&ftrace_lock);
 	if (commit && ftrace_dead) {
 		ret = -ENODEV;
