@@ -280,19 +280,23 @@ int stack_trace_sysctl(struct ctl_table *table, int write, void *buffer,
 
 DECLARE_PER_CPU(int, disable_stack_tracer);
 
-/* Keep the stack tracer off this CPU; preemption or irqs must be off. */
-static inline void stack_tracer_disable(void)
+/* The caller keeps this CPU (preemption or irqs off) while it counts. */
+static inline void stack_tracer_nest(int delta)
 {
 	if (IS_ENABLED(CONFIG_DEBUG_PREEMPT))
 		WARN_ON_ONCE(!preempt_count() || !irqs_disabled());
-	this_cpu_inc(disable_stack_tracer);
+	this_cpu_add(disable_stack_tracer, delta);
+}
+
+/* Keep the stack tracer off this CPU until stack_tracer_enable(). */
+static inline void stack_tracer_disable(void)
+{
+	stack_tracer_nest(1);
 }
 
 static inline void stack_tracer_enable(void)
 {
-	if (IS_ENABLED(CONFIG_DEBUG_PREEMPT))
-		WARN_ON_ONCE(!preempt_count() || !irqs_disabled());
-	this_cpu_dec(disable_stack_tracer);
+	stack_tracer_nest(-1);
 }
 #else
 static inline void stack_tracer_disable(void) { }
@@ -421,14 +425,13 @@ static inline void tracer_disable(void)
 
 static inline int __ftrace_enabled_save(void)
 {
-#ifdef CONFIG_FUNCTION_TRACER
-	int saved = ftrace_enabled;
+	int saved = 0;
 
-	ftrace_enabled = 0;
-	return saved;
-#else
-	return 0;
+#ifdef CONFIG_FUNCTION_TRACER
+	saved = ftrace_enabled;
 #endif
+	tracer_disable();
+	return saved;
 }
 
 static inline void __ftrace_enabled_restore(int enabled)
@@ -463,12 +466,12 @@ static __always_inline unsigned long get_lock_parent_ip(void)
 {
 	unsigned long addr = CALLER_ADDR0;
 
-	if (!in_lock_functions(addr))
-		return addr;
-	addr = CALLER_ADDR1;
-	if (!in_lock_functions(addr))
-		return addr;
-	return CALLER_ADDR2;
+	if (in_lock_functions(addr)) {
+		addr = CALLER_ADDR1;
+		if (in_lock_functions(addr))
+			addr = CALLER_ADDR2;
+	}
+	return addr;
 }
 
 #ifdef CONFIG_TRACE_PREEMPT_TOGGLE

@@ -407,10 +407,11 @@ EXPORT_SYMBOL_GPL(ftrace_free_filter);
  */
 void ftrace_ops_set_global_filter(struct ftrace_ops *ops)
 {
-	if (ops->flags & FTRACE_OPS_FL_INITIALIZED)
-		return;
-	ftrace_ops_init(ops);
-	ops->func_hash = &global_ops.local_hash;
+	/* An ops already in use keeps the hashes it has. */
+	if (!(ops->flags & FTRACE_OPS_FL_INITIALIZED)) {
+		ftrace_ops_init(ops);
+		ops->func_hash = &global_ops.local_hash;
+	}
 }
 EXPORT_SYMBOL_GPL(ftrace_ops_set_global_filter);
 

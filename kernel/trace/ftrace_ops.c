@@ -285,6 +285,18 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
 	return 0;
 }
 
+/* The exported entry points are the locked forms of the core's. */
+static int ops_locked(int (*fn)(struct ftrace_ops *ops, int command),
+		      struct ftrace_ops *ops)
+{
+	int ret;
+
+	mutex_lock(&ftrace_lock);
+	ret = fn(ops, 0);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
 /**
  * register_ftrace_function - start calling an ops on the sites it wants
  * @ops: the ops; its filter may be set before or after
@@ -293,12 +305,7 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
  */
 int register_ftrace_function(struct ftrace_ops *ops)
 {
-	int ret;
-
-	mutex_lock(&ftrace_lock);
-	ret = ftrace_startup(ops, 0);
-	mutex_unlock(&ftrace_lock);
-	return ret;
+	return ops_locked(ftrace_startup, ops);
 }
 EXPORT_SYMBOL_GPL(register_ftrace_function);
 
@@ -312,12 +319,7 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  */
 int unregister_ftrace_function(struct ftrace_ops *ops)
 {
-	int ret;
-
-	mutex_lock(&ftrace_lock);
-	ret = ftrace_shutdown(ops, 0);
-	mutex_unlock(&ftrace_lock);
-	return ret;
+	return ops_locked(ftrace_shutdown, ops);
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_function);
 

@@ -86,51 +86,6 @@ void ftrace_destroy_function_files(struct trace_array *tr)
 	}
 }
 
-static void function_trace_call(unsigned long ip, unsigned long parent_ip,
-				struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	struct trace_array *tr = op->private;
-	struct trace_array_cpu *data;
-	unsigned int trace_ctx;
-	int bit;
-
-	if (unlikely(!tr->function_enabled))
-		return;
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	trace_ctx = tracing_gen_ctx();
-	data = this_cpu_ptr(tr->array_buffer.data);
-	if (!atomic_read(&data->disabled))
-		trace_function(tr, ip, parent_ip, trace_ctx);
-	ftrace_test_recursion_unlock(bit);
-}
-
-/*
- * With a stack trace per entry, an interrupt must not interleave its own
- * entries between an entry and its stack: interrupts are off throughout.
- */
-static void function_stack_trace_call(unsigned long ip, unsigned long parent_ip,
-				      struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	struct trace_array *tr = op->private;
-	struct trace_array_cpu *data;
-	unsigned long flags;
-	unsigned int trace_ctx;
-
-	if (unlikely(!tr->function_enabled))
-		return;
-	local_irq_save(flags);
-	data = this_cpu_ptr(tr->array_buffer.data);
-	if (atomic_inc_return(&data->disabled) == 1) {
-		trace_ctx = tracing_gen_ctx_flags(flags);
-		trace_function(tr, ip, parent_ip, trace_ctx);
-		__trace_stack(tr, trace_ctx, STACK_SKIP);
-	}
-	atomic_dec(&data->disabled);
-	local_irq_restore(flags);
-}
-
 /* Count a call that repeats the previous one; else flush the count. */
 static bool repeated(struct trace_array *tr, struct trace_func_repeats *last,
 		     unsigned long ip, unsigned long parent_ip, unsigned int trace_ctx)
@@ -149,14 +104,25 @@ static bool repeated(struct trace_array *tr, struct trace_func_repeats *last,
 	return false;
 }
 
-static void function_no_repeats_trace_call(unsigned long ip, unsigned long parent_ip,
-					   struct ftrace_ops *op,
-					   struct ftrace_regs *fregs)
+/* One traced call: the entry, unless folded into a repeat, and its stack. */
+static __always_inline void record_call(struct trace_array *tr, unsigned long ip,
+					unsigned long parent_ip,
+					unsigned int trace_ctx,
+					bool stack, bool fold)
+{
+	if (fold && repeated(tr, this_cpu_ptr(tr->last_func_repeats), ip,
+			     parent_ip, trace_ctx))
+		return;
+	trace_function(tr, ip, parent_ip, trace_ctx);
+	if (stack)
+		__trace_stack(tr, trace_ctx, STACK_SKIP);
+}
+
+/* Without a stack trace, the recursion lock is all the protection needed. */
+static __always_inline void traced_call(unsigned long ip, unsigned long parent_ip,
+					struct ftrace_ops *op, bool fold)
 {
 	struct trace_array *tr = op->private;
-	struct trace_func_repeats *last;
-	struct trace_array_cpu *data;
-	unsigned int trace_ctx;
 	int bit;
 
 	if (unlikely(!tr->function_enabled))
@@ -164,14 +130,50 @@ static void function_no_repeats_trace_call(unsigned long ip, unsigned long paren
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
-	data = this_cpu_ptr(tr->array_buffer.data);
-	if (!atomic_read(&data->disabled)) {
-		last = this_cpu_ptr(tr->last_func_repeats);
-		trace_ctx = tracing_gen_ctx();
-		if (!repeated(tr, last, ip, parent_ip, trace_ctx))
-			trace_function(tr, ip, parent_ip, trace_ctx);
-	}
+	if (!atomic_read(&this_cpu_ptr(tr->array_buffer.data)->disabled))
+		record_call(tr, ip, parent_ip, tracing_gen_ctx(), false, fold);
 	ftrace_test_recursion_unlock(bit);
+}
+
+/*
+ * With a stack trace per entry, an interrupt must not interleave its own
+ * entries between an entry and its stack: interrupts are off throughout.
+ */
+static __always_inline void traced_call_stack(unsigned long ip,
+					      unsigned long parent_ip,
+					      struct ftrace_ops *op, bool fold)
+{
+	struct trace_array *tr = op->private;
+	struct trace_array_cpu *data;
+	unsigned long flags;
+
+	if (unlikely(!tr->function_enabled))
+		return;
+	local_irq_save(flags);
+	data = this_cpu_ptr(tr->array_buffer.data);
+	if (atomic_inc_return(&data->disabled) == 1)
+		record_call(tr, ip, parent_ip, tracing_gen_ctx_flags(flags), true, fold);
+	atomic_dec(&data->disabled);
+	local_irq_restore(flags);
+}
+
+static void function_trace_call(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	traced_call(ip, parent_ip, op, false);
+}
+
+static void function_no_repeats_trace_call(unsigned long ip, unsigned long parent_ip,
+					   struct ftrace_ops *op,
+					   struct ftrace_regs *fregs)
+{
+	traced_call(ip, parent_ip, op, true);
+}
+
+static void function_stack_trace_call(unsigned long ip, unsigned long parent_ip,
+				      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	traced_call_stack(ip, parent_ip, op, false);
 }
 
 static void function_stack_no_repeats_trace_call(unsigned long ip,
@@ -179,26 +181,7 @@ static void function_stack_no_repeats_trace_call(unsigned long ip,
 						 struct ftrace_ops *op,
 						 struct ftrace_regs *fregs)
 {
-	struct trace_array *tr = op->private;
-	struct trace_func_repeats *last;
-	struct trace_array_cpu *data;
-	unsigned int trace_ctx;
-	unsigned long flags;
-
-	if (unlikely(!tr->function_enabled))
-		return;
-	local_irq_save(flags);
-	data = this_cpu_ptr(tr->array_buffer.data);
-	if (atomic_inc_return(&data->disabled) == 1) {
-		last = this_cpu_ptr(tr->last_func_repeats);
-		trace_ctx = tracing_gen_ctx_flags(flags);
-		if (!repeated(tr, last, ip, parent_ip, trace_ctx)) {
-			trace_function(tr, ip, parent_ip, trace_ctx);
-			__trace_stack(tr, trace_ctx, STACK_SKIP);
-		}
-	}
-	atomic_dec(&data->disabled);
-	local_irq_restore(flags);
+	traced_call_stack(ip, parent_ip, op, true);
 }
 
 static struct tracer_opt func_opts[] = {
@@ -212,18 +195,18 @@ static struct tracer_flags func_flags = {
 	.opts	= func_opts,
 };
 
+/* The callback for each combination of the options, indexed by them. */
+static const ftrace_func_t func_callbacks[TRACE_FUNC_OPT_MASK + 1] = {
+	[TRACE_FUNC_NO_OPTS]				= function_trace_call,
+	[TRACE_FUNC_OPT_STACK]				= function_stack_trace_call,
+	[TRACE_FUNC_OPT_NO_REPEATS]			= function_no_repeats_trace_call,
+	[TRACE_FUNC_OPT_STACK | TRACE_FUNC_OPT_NO_REPEATS] =
+		function_stack_no_repeats_trace_call,
+};
+
 static ftrace_func_t callback_for(u32 opts)
 {
-	switch (opts & TRACE_FUNC_OPT_MASK) {
-	case TRACE_FUNC_OPT_STACK:
-		return function_stack_trace_call;
-	case TRACE_FUNC_OPT_NO_REPEATS:
-		return function_no_repeats_trace_call;
-	case TRACE_FUNC_OPT_STACK | TRACE_FUNC_OPT_NO_REPEATS:
-		return function_stack_no_repeats_trace_call;
-	default:
-		return function_trace_call;
-	}
+	return func_callbacks[opts & TRACE_FUNC_OPT_MASK];
 }
 
 static bool need_repeats(struct trace_array *tr, u32 opts)

@@ -33,13 +33,12 @@ struct ftrace_regs {
 static __always_inline struct pt_regs *
 arch_ftrace_get_regs(struct ftrace_regs *fregs)
 {
-	if (!fregs->regs.cs)
-		return NULL;
-	return &fregs->regs;
+	return fregs->regs.cs ? &fregs->regs : NULL;
 }
 
-#define ftrace_instruction_pointer_set(fregs, _ip)	\
-	do { (fregs)->regs.ip = (_ip); } while (0)
+/* Where ftrace_regs_caller returns to (livepatch redirects a call). */
+#define ftrace_instruction_pointer_set(fregs, new_ip)	\
+	((fregs)->regs.ip = (new_ip))
 #endif /* CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS */
 
 #ifdef CONFIG_DYNAMIC_FTRACE
