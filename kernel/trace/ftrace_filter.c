@@ -38,8 +38,15 @@ static bool module_loaded(const char *name)
 	return false;
 }
 
-/* "func", "!func", "func:mod:name": a pattern for the batch. */
-static int add_pattern(struct list_head *batch, const char *token,
+/**
+ * ftrace_pattern_add - parse one pattern of a write onto a batch
+ * @batch: list of struct ftrace_pattern, in the order written
+ * @token: "func", "!func" (remove), or a position ("42", "!42")
+ * @module: restrict it to this module's functions, or NULL
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int ftrace_pattern_add(struct list_head *batch, const char *token,
 		       const char *module)
 {
 	size_t len = strlen(token) + 1;
@@ -68,7 +75,11 @@ static int add_pattern(struct list_head *batch, const char *token,
 	return 0;
 }
 
-static void free_batch(struct list_head *batch)
+/**
+ * ftrace_patterns_free - free a batch of patterns
+ * @batch: list of struct ftrace_pattern; left empty
+ */
+void ftrace_patterns_free(struct list_head *batch)
 {
 	struct ftrace_pattern *pat, *tmp;
 
@@ -132,7 +143,7 @@ static int edit_token(struct ftrace_filter_edit *e, char *token,
 
 	split_token(token, &cmd, &param);
 	if (!cmd)
-		return add_pattern(batch, token, NULL);
+		return ftrace_pattern_add(batch, token, NULL);
 	if (!strcmp(cmd, "mod")) {
 		if (!param || !*param)
 			return -EINVAL;
@@ -142,7 +153,7 @@ static int edit_token(struct ftrace_filter_edit *e, char *token,
 			return ftrace_mod_cache_add(e->tr, &e->mods, token, param,
 						    token[0] == '!');
 		}
-		return add_pattern(batch, token, param);
+		return ftrace_pattern_add(batch, token, param);
 	}
 	return ftrace_run_command(e->tr, e->hash, token, cmd, param, !e->notr);
 }
@@ -167,7 +178,7 @@ int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text)
 	}
 	if (!ret)
 		ret = apply_batch(&batch, &e->hash);
-	free_batch(&batch);
+	ftrace_patterns_free(&batch);
 	return ret;
 }
 

@@ -86,6 +86,8 @@ static inline unsigned int ftrace_rec_count(const struct dyn_ftrace *rec)
 	for (rec = (g)->recs; rec < (g)->recs + (g)->count; rec++)
 
 struct dyn_ftrace *ftrace_find_rec(unsigned long ip, struct ftrace_group **gp);
+struct dyn_ftrace *ftrace_group_find(struct ftrace_group *g,
+				     unsigned long start, unsigned long end);
 int ftrace_sort_ips(unsigned long *ips, unsigned long count);
 struct ftrace_group *ftrace_group_create(struct module *mod,
 					 const unsigned long *ips,
@@ -114,11 +116,12 @@ unsigned int ftrace_hash_bits_for(unsigned long count);
 
 /* ---- Globs and names (ftrace_match.c) ---- */
 
-/* A parsed "glob[:mod:module]" */
+/* A parsed "glob[:mod:module]", or a position ("42") */
 struct ftrace_glob {
 	char			*search;
 	int			len;
 	int			type;		/* enum regex_type of trace.h */
+	unsigned long		pos;		/* MATCH_INDEX: position, from 1 */
 };
 
 void ftrace_glob_parse(struct ftrace_glob *g, char *str);
@@ -141,6 +144,9 @@ struct ftrace_pattern {
 	char			text[];
 };
 
+int ftrace_pattern_add(struct list_head *batch, const char *token,
+		       const char *module);
+void ftrace_patterns_free(struct list_head *batch);
 int ftrace_match_patterns(struct list_head *patterns, struct ftrace_hash *hash);
 void ftrace_free_filter_locked(struct ftrace_ops *ops);
 
@@ -170,6 +176,8 @@ void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 /* ---- Turning sites on and off (ftrace_update.c) ---- */
 
 int ftrace_apply(void);
+u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list);
+u32 ftrace_rec_wanted(u32 flags, bool enabled);
 int ftrace_set_callback(ftrace_func_t func);
 void ftrace_anomaly(const char *what, unsigned long ip, int err);
 int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,

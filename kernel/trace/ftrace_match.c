@@ -13,6 +13,7 @@
 #include <linux/stringhash.h>
 #include <linux/glob.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
@@ -20,8 +21,9 @@
 /**
  * ftrace_glob_parse - parse a function glob in place
  * @g: the result
- * @str: "name", "prefix*", "*suffix", "*sub*" or a full glob; a leading
- *	'!' must already be stripped
+ * @str: "name", "prefix*", "*suffix", "*sub*", a full glob, or a number:
+ *	the position of a function in available_filter_functions, from 1;
+ *	a leading '!' must already be stripped
  */
 void ftrace_glob_parse(struct ftrace_glob *g, char *str)
 {
@@ -29,6 +31,10 @@ void ftrace_glob_parse(struct ftrace_glob *g, char *str)
 
 	g->type = filter_parse_regex(str, strlen(str), &g->search, &not);
 	g->len = strlen(g->search);
+	/* Positions count from 1: 0 (also a malformed number) selects nothing. */
+	g->pos = 0;
+	if (g->type == MATCH_INDEX && kstrtoul(g->search, 10, &g->pos))
+		g->pos = 0;
 }
 
 /**
@@ -75,16 +81,31 @@ const char *ftrace_rec_name(const struct ftrace_group *g,
 	return kallsyms_lookup(ftrace_rec_ip(g, rec), &size, &offset, &modname, buf);
 }
 
-/* Exact names of a write, looked up by hash. */
-struct name_index {
-	unsigned int		bits;
-	struct hlist_head	*heads;
-};
-
+/*
+ * What one pass over the records looks up per record: exact names in a
+ * hash of strings, and positions (a number written to the file selects
+ * the N-th line of available_filter_functions, as trace-cmd does) in an
+ * array sorted by position that the pass walks forward.
+ */
 struct exact_node {
 	struct hlist_node	node;
 	struct ftrace_pattern	*pat;
 	unsigned int		order;
+};
+
+struct pos_node {
+	unsigned long		pos;
+	struct ftrace_pattern	*pat;
+	unsigned int		order;
+};
+
+struct batch_index {
+	unsigned int		bits;
+	struct hlist_head	*heads;
+	struct exact_node	*exact;
+	struct pos_node		*pos;
+	unsigned int		npos;
+	unsigned int		next_pos;	/* first pos_node not yet passed */
 };
 
 static u32 name_hash(const char *name)
@@ -92,26 +113,56 @@ static u32 name_hash(const char *name)
 	return full_name_hash(NULL, name, strlen(name));
 }
 
-static int index_build(struct name_index *idx, struct exact_node *nodes,
-		       struct list_head *patterns, unsigned int nexact)
+static int cmp_pos(const void *a, const void *b)
 {
-	struct ftrace_pattern *pat;
-	unsigned int order = 0, n = 0;
+	const struct pos_node *x = a, *y = b;
 
-	idx->bits = ilog2(roundup_pow_of_two(max(nexact, 1U) * 2));
-	idx->heads = kvcalloc(1U << idx->bits, sizeof(*idx->heads), GFP_KERNEL);
-	if (!idx->heads)
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void batch_index_free(struct batch_index *bi)
+{
+	kvfree(bi->heads);
+	kvfree(bi->exact);
+	kvfree(bi->pos);
+}
+
+static int batch_index_build(struct batch_index *bi, struct list_head *patterns)
+{
+	unsigned int order = 0, nexact = 0, npos = 0, n = 0;
+	struct ftrace_pattern *pat;
+
+	memset(bi, 0, sizeof(*bi));
+	list_for_each_entry(pat, patterns, list) {
+		nexact += pat->exact;
+		npos += pat->func.type == MATCH_INDEX;
+	}
+	bi->bits = ilog2(roundup_pow_of_two(max(nexact, 1U) * 2));
+	bi->heads = kvcalloc(1U << bi->bits, sizeof(*bi->heads), GFP_KERNEL);
+	bi->exact = kvcalloc(max(nexact, 1U), sizeof(*bi->exact), GFP_KERNEL);
+	bi->pos = kvcalloc(max(npos, 1U), sizeof(*bi->pos), GFP_KERNEL);
+	if (!bi->heads || !bi->exact || !bi->pos) {
+		batch_index_free(bi);
 		return -ENOMEM;
+	}
 	list_for_each_entry(pat, patterns, list) {
 		order++;
+		if (pat->func.type == MATCH_INDEX) {
+			bi->pos[bi->npos++] = (struct pos_node){
+				.pos = pat->func.pos, .pat = pat, .order = order,
+			};
+		}
 		if (!pat->exact)
 			continue;
-		nodes[n].pat = pat;
-		nodes[n].order = order;
-		hlist_add_head(&nodes[n].node,
-			       &idx->heads[hash_32(name_hash(pat->func.search), idx->bits)]);
+		bi->exact[n].pat = pat;
+		bi->exact[n].order = order;
+		hlist_add_head(&bi->exact[n].node,
+			       &bi->heads[hash_32(name_hash(pat->func.search), bi->bits)]);
 		n++;
 	}
+	sort(bi->pos, bi->npos, sizeof(*bi->pos), cmp_pos, NULL);
 	return 0;
 }
 
@@ -134,37 +185,48 @@ static bool group_wanted(struct ftrace_group *g, struct list_head *patterns)
 	return false;
 }
 
+/* Remember @pat if it comes later in the write than the best so far. */
+static void candidate(struct ftrace_pattern *pat, unsigned int order,
+		      struct ftrace_pattern **best, unsigned int *best_order)
+{
+	pat->hits++;
+	if (order > *best_order) {
+		*best = pat;
+		*best_order = order;
+	}
+}
+
 /*
  * The patterns are applied in the order they were written; for one
- * record the last pattern that matches it decides.
+ * record the last pattern that matches it decides.  @pos is the record's
+ * line in available_filter_functions, counted from 1, and grows from one
+ * call to the next.
  */
 static struct ftrace_pattern *last_match(struct list_head *patterns,
-					 struct name_index *idx,
+					 struct batch_index *bi, unsigned long pos,
 					 const char *name, const char *modname)
 {
 	struct ftrace_pattern *pat, *best = NULL;
 	unsigned int order = 0, best_order = 0;
 	struct exact_node *en;
+	struct pos_node *pn;
 
-	hlist_for_each_entry(en, &idx->heads[hash_32(name_hash(name), idx->bits)], node) {
-		if (strcmp(en->pat->func.search, name) || !module_ok(en->pat, modname))
-			continue;
-		en->pat->hits++;
-		if (en->order > best_order) {
-			best = en->pat;
-			best_order = en->order;
-		}
+	for (; bi->next_pos < bi->npos && bi->pos[bi->next_pos].pos < pos; bi->next_pos++)
+		;
+	for (pn = bi->pos + bi->next_pos; pn < bi->pos + bi->npos && pn->pos == pos; pn++)
+		if (module_ok(pn->pat, modname))
+			candidate(pn->pat, pn->order, &best, &best_order);
+	if (!name)
+		return best;
+	hlist_for_each_entry(en, &bi->heads[hash_32(name_hash(name), bi->bits)], node) {
+		if (!strcmp(en->pat->func.search, name) && module_ok(en->pat, modname))
+			candidate(en->pat, en->order, &best, &best_order);
 	}
 	list_for_each_entry(pat, patterns, list) {
 		order++;
-		if (pat->exact || !module_ok(pat, modname) ||
-		    !ftrace_glob_match(&pat->func, name))
-			continue;
-		pat->hits++;
-		if (order > best_order) {
-			best = pat;
-			best_order = order;
-		}
+		if (!pat->exact && module_ok(pat, modname) &&
+		    ftrace_glob_match(&pat->func, name))
+			candidate(pat, order, &best, &best_order);
 	}
 	return best;
 }
@@ -181,39 +243,38 @@ static struct ftrace_pattern *last_match(struct list_head *patterns,
  */
 int ftrace_match_patterns(struct list_head *patterns, struct ftrace_hash *hash)
 {
-	struct ftrace_pattern *pat, *best;
-	unsigned int nexact = 0;
-	struct exact_node *nodes;
-	struct name_index idx;
+	struct ftrace_pattern *best;
+	struct batch_index bi;
 	struct ftrace_group *g;
 	struct dyn_ftrace *rec;
+	unsigned long pos = 0;
 	char *buf;
-	int ret = -ENOMEM;
+	int ret;
 
 	ftrace_assert_locked();
 
-	list_for_each_entry(pat, patterns, list)
-		nexact += pat->exact;
-
 	buf = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
-	nodes = kvcalloc(max(nexact, 1U), sizeof(*nodes), GFP_KERNEL);
-	if (!buf || !nodes || index_build(&idx, nodes, patterns, nexact))
+	if (!buf)
+		return -ENOMEM;
+	ret = batch_index_build(&bi, patterns);
+	if (ret)
 		goto out;
 
-	ret = 0;
 	for_each_ftrace_group(g) {
 		const char *modname = g->mod ? module_name(g->mod) : NULL;
+		bool wanted = group_wanted(g, patterns);
 
-		if (!group_wanted(g, patterns))
-			continue;
 		for_each_group_rec(g, rec) {
 			unsigned long ip = ftrace_rec_ip(g, rec);
 
+			/* Positions count the lines of available_filter_functions. */
 			if (rec->flags & FTRACE_REC_FREED)
 				continue;
-			if (!ftrace_rec_name(g, rec, buf))
+			pos++;
+			if (!wanted)
 				continue;
-			best = last_match(patterns, &idx, buf, modname);
+			best = last_match(patterns, &bi, pos,
+					  ftrace_rec_name(g, rec, buf), modname);
 			if (!best)
 				continue;
 			if (best->remove)
@@ -223,9 +284,8 @@ int ftrace_match_patterns(struct list_head *patterns, struct ftrace_hash *hash)
 		}
 		cond_resched();
 	}
-	kvfree(idx.heads);
+	batch_index_free(&bi);
 out:
-	kvfree(nodes);
 	kfree(buf);
 	return ret;
 }

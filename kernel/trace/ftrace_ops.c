@@ -206,6 +206,36 @@ static int ipmodify_check(struct ftrace_ops *ops)
 				     rcu_dereference_protected(ops->func_hash->notrace_hash, 1));
 }
 
+/*
+ * Take a registered ops off the list, re-patch without it, and wait
+ * until no CPU can still be running it.
+ */
+static int ops_unlink(struct ftrace_ops *ops)
+{
+	struct ftrace_ops __rcu **p;
+
+	for (p = &ftrace_ops_list; *p != &ftrace_list_end;
+	     p = &(*p)->next) {
+		if (rcu_access_pointer(*p) == ops)
+			break;
+	}
+	if (rcu_access_pointer(*p) != ops)
+		return -EINVAL;
+
+	ops->flags |= FTRACE_OPS_FL_REMOVING;
+	rcu_assign_pointer(*p, rcu_dereference_protected(ops->next, 1));
+	ops->flags &= ~FTRACE_OPS_FL_ENABLED;
+	if (!ftrace_dead)
+		ftrace_apply();
+
+	/* Nobody may still be in the list walk or a wrapper with @ops. */
+	synchronize_rcu_tasks_rude();
+	if (IS_ENABLED(CONFIG_PREEMPTION) && (ops->flags & FTRACE_OPS_FL_DYNAMIC))
+		synchronize_rcu_tasks();
+	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
+	return 0;
+}
+
 /**
  * ftrace_startup - register an ops and patch the sites it wants
  * @ops: the ops
@@ -244,6 +274,13 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	rcu_assign_pointer(ftrace_ops_list, ops);
 	ret = ftrace_apply();
 	ops->flags &= ~FTRACE_OPS_FL_ADDING;
+	/*
+	 * Patching failed and ftrace is dead now: the caller sees an error
+	 * and will not unregister, so the ops must not stay on the list
+	 * for its owner to free under it.
+	 */
+	if (ret)
+		ops_unlink(ops);
 	return ret;
 }
 
@@ -257,32 +294,10 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
  */
 int ftrace_shutdown(struct ftrace_ops *ops, int command)
 {
-	struct ftrace_ops __rcu **p;
-
 	ftrace_assert_locked();
 	if (!(ops->flags & FTRACE_OPS_FL_ENABLED))
 		return -EINVAL;
-
-	for (p = &ftrace_ops_list; *p != &ftrace_list_end;
-	     p = &(*p)->next) {
-		if (rcu_access_pointer(*p) == ops)
-			break;
-	}
-	if (rcu_access_pointer(*p) != ops)
-		return -EINVAL;
-
-	ops->flags |= FTRACE_OPS_FL_REMOVING;
-	rcu_assign_pointer(*p, rcu_dereference_protected(ops->next, 1));
-	ops->flags &= ~FTRACE_OPS_FL_ENABLED;
-	if (!ftrace_dead)
-		ftrace_apply();
-
-	/* Nobody may still be in the list walk or a wrapper with @ops. */
-	synchronize_rcu_tasks_rude();
-	if (IS_ENABLED(CONFIG_PREEMPTION) && (ops->flags & FTRACE_OPS_FL_DYNAMIC))
-		synchronize_rcu_tasks();
-	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
-	return 0;
+	return ops_unlink(ops);
 }
 
 /* The exported entry points are the locked forms of the core's. */

@@ -102,7 +102,18 @@ void ftrace_group_destroy(struct ftrace_group *g)
 	kvfree(g);
 }
 
-static struct dyn_ftrace *group_find(struct ftrace_group *g,
+/**
+ * ftrace_group_find - a group's first record overlapping a range of text
+ * @g: the group
+ * @start: first byte of the range
+ * @end: last byte of the range
+ *
+ * Binary search; freed records are returned too (callers decide).
+ *
+ * Return: the lowest record whose call instruction overlaps
+ * [@start, @end], or NULL.
+ */
+struct dyn_ftrace *ftrace_group_find(struct ftrace_group *g,
 				     unsigned long start, unsigned long end)
 {
 	unsigned long lo = 0, hi = g->count;
@@ -131,7 +142,7 @@ static struct dyn_ftrace *find_range(unsigned long start, unsigned long end,
 	struct dyn_ftrace *rec;
 
 	for_each_ftrace_group(g) {
-		rec = group_find(g, start, end);
+		rec = ftrace_group_find(g, start, end);
 		if (rec && !(rec->flags & FTRACE_REC_FREED)) {
 			if (gp)
 				*gp = g;

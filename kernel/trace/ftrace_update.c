@@ -56,37 +56,60 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 	return 0;
 }
 
-/* How many registered ops want each site, and what they need. */
+/**
+ * ftrace_rec_recount - a record's flags, recounted against a list of ops
+ * @flags: the record's flags now
+ * @ip: its call site
+ * @list: the ops to count: ftrace_ops_list (or a test's own list)
+ *
+ * Return: @flags with the count of ops that want @ip and what they need
+ * (REGS, IPMODIFY) recomputed; the site's current state (ENABLED,
+ * REGS_EN) and FREED are kept.  A freed record is wanted by nobody.
+ */
+u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
+{
+	struct ftrace_ops *op;
+	u32 count = 0;
+
+	flags &= FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN | FTRACE_REC_FREED;
+	if (flags & FTRACE_REC_FREED)
+		return flags;
+	do_for_each_ftrace_op(op, list) {
+		if (op->flags & FTRACE_OPS_FL_STUB || !ftrace_ops_wants(op, ip))
+			continue;
+		count++;
+		if (op->flags & FTRACE_OPS_FL_SAVE_REGS)
+			flags |= FTRACE_REC_REGS;
+		if (op->flags & FTRACE_OPS_FL_IPMODIFY)
+			flags |= FTRACE_REC_IPMODIFY;
+	} while_for_each_ftrace_op(op);
+	return flags | min_t(u32, count, FTRACE_REC_REF_MASK);
+}
+
+/**
+ * ftrace_rec_wanted - the state a record's site must be in
+ * @flags: the record's flags after ftrace_rec_recount()
+ * @enabled: kernel.ftrace_enabled
+ *
+ * Return: 0 for a NOP, FTRACE_REC_ENABLED for a call to ftrace_caller,
+ * with FTRACE_REC_REGS_EN for ftrace_regs_caller.
+ */
+u32 ftrace_rec_wanted(u32 flags, bool enabled)
+{
+	if (!enabled || !(flags & FTRACE_REC_REF_MASK) || (flags & FTRACE_REC_FREED))
+		return 0;
+	return FTRACE_REC_ENABLED | (flags & FTRACE_REC_REGS ? FTRACE_REC_REGS_EN : 0);
+}
+
 static void recount(void)
 {
 	struct ftrace_group *g;
 	struct dyn_ftrace *rec;
-	struct ftrace_ops *op;
 
 	for_each_ftrace_group(g) {
-		for_each_group_rec(g, rec) {
-			unsigned long ip = ftrace_rec_ip(g, rec);
-			u32 flags = rec->flags & (FTRACE_REC_ENABLED |
-						  FTRACE_REC_REGS_EN |
-						  FTRACE_REC_FREED);
-			u32 count = 0;
-
-			if (flags & FTRACE_REC_FREED) {
-				rec->flags = flags;
-				continue;
-			}
-			do_for_each_ftrace_op(op, ftrace_ops_list) {
-				if (op->flags & FTRACE_OPS_FL_STUB ||
-				    !ftrace_ops_wants(op, ip))
-					continue;
-				count++;
-				if (op->flags & FTRACE_OPS_FL_SAVE_REGS)
-					flags |= FTRACE_REC_REGS;
-				if (op->flags & FTRACE_OPS_FL_IPMODIFY)
-					flags |= FTRACE_REC_IPMODIFY;
-			} while_for_each_ftrace_op(op);
-			rec->flags = flags | min_t(u32, count, FTRACE_REC_REF_MASK);
-		}
+		for_each_group_rec(g, rec)
+			rec->flags = ftrace_rec_recount(rec->flags, ftrace_rec_ip(g, rec),
+							rcu_dereference_protected(ftrace_ops_list, 1));
 		cond_resched();
 	}
 }
@@ -109,15 +132,10 @@ static int patch_sites(void)
 	ftrace_arch_patch_begin();
 	for_each_ftrace_group(g) {
 		for_each_group_rec(g, rec) {
-			u32 want = 0;
+			u32 want = ftrace_rec_wanted(rec->flags, ftrace_enabled);
 
 			if (rec->flags & FTRACE_REC_FREED)
 				continue;
-			if (ftrace_enabled && ftrace_rec_count(rec)) {
-				want = FTRACE_REC_ENABLED;
-				if (rec->flags & FTRACE_REC_REGS)
-					want |= FTRACE_REC_REGS_EN;
-			}
 			if (want == (rec->flags & (FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN)))
 				continue;
 			ret = ftrace_arch_patch_site(ftrace_rec_ip(g, rec),

@@ -217,16 +217,20 @@ static bool need_repeats(struct trace_array *tr, u32 opts)
 	return tr->last_func_repeats != NULL;
 }
 
-static void function_start(struct trace_array *tr)
+static int function_start(struct trace_array *tr)
 {
+	int ret;
+
 	tr->function_enabled = 0;
-	register_ftrace_function(tr->ops);
-	tr->function_enabled = 1;
+	ret = register_ftrace_function(tr->ops);
+	tr->function_enabled = !ret;
+	return ret;
 }
 
 static int function_trace_init(struct trace_array *tr)
 {
 	ftrace_func_t func;
+	int ret;
 
 	/* An instance without its own ops cannot run the function tracer. */
 	if (!tr->ops)
@@ -237,8 +241,13 @@ static int function_trace_init(struct trace_array *tr)
 	ftrace_init_array_ops(tr, func);
 	tr->array_buffer.cpu = raw_smp_processor_id();
 	tracing_start_cmdline_record();
-	function_start(tr);
-	return 0;
+	/* Once ftrace is dead, selecting the tracer fails with -ENODEV. */
+	ret = function_start(tr);
+	if (ret) {
+		tracing_stop_cmdline_record();
+		ftrace_reset_array_ops(tr);
+	}
+	return ret;
 }
 
 static void function_trace_reset(struct trace_array *tr)
@@ -271,8 +280,7 @@ static int func_set_flag(struct trace_array *tr, u32 old_flags, u32 bit, int set
 		return -ENOMEM;
 	unregister_ftrace_function(tr->ops);
 	tr->ops->func = func;
-	register_ftrace_function(tr->ops);
-	return 0;
+	return register_ftrace_function(tr->ops);
 }
 
 static struct tracer function_trace __tracer_data = {

@@ -5,7 +5,7 @@
 #                  of all of them
 # Boot self-tests and KUnit already ran during boot; we save the kernel log
 # and run ftracetest, logging into the results share as we go so that a
-# hang still leaves the log of what ran.
+# hang still leaves the log of what ran, then the cases of last.d.
 out=/tmp/out
 rm -rf /tmp/ftracetest
 cp -a "$FH_FTRACETEST" /tmp/ftracetest
@@ -21,4 +21,10 @@ ftpid=$!
 tail -f "$out/ftracetest.txt" --pid=$ftpid 2>/dev/null
 wait $ftpid
 echo "harness: ftracetest exited with status $?"
+# Last, because it leaves function tracing dead until reboot: the cases
+# of last.d (the patching anomaly test).
+echo "harness: ftracetest last.d"
+./ftracetest -l "$out/ftracetest-logs-last" last.d > "$out/ftracetest-last.txt" 2>&1
+echo "harness: ftracetest last.d exited with status $?"
+cat "$out/ftracetest-last.txt"
 dmesg > "$out/dmesg.txt"

@@ -71,6 +71,23 @@ FTRACETEST = """\
 # of undefined(test bug):  0
 """
 
+FTRACETEST_LAST = """\
+=== Ftrace unit tests ===
+[1] ftrace - a patching anomaly shuts function tracing down, once\t[PASS]
+
+# of passed:  1
+# of failed:  0
+# of unresolved:  0
+# of untested:  0
+# of unsupported:  0
+# of xfailed:  0
+# of undefined(test bug):  0
+"""
+
+MARK = 'ftrace-harness: injecting a code patching anomaly, one WARNING expected'
+ANOMALY_WARN = ('WARNING: CPU: 1 PID: 99 at kernel/trace/ftrace_update.c:241 '
+                'ftrace_anomaly+0x5e/0x90')
+
 results = []
 
 
@@ -135,6 +152,33 @@ def test_logscan():
                            stdout=subprocess.PIPE, universal_newlines=True)
         check('logscan: clean log', (p.returncode, p.stdout), (0, ''))
 
+    def scan(text):
+        with tempfile.NamedTemporaryFile('w', suffix='.log') as f:
+            f.write(text)
+            f.flush()
+            p = subprocess.run([os.path.join(HERE, 'logscan.sh'), f.name],
+                               stdout=subprocess.PIPE, universal_newlines=True)
+            return p.returncode, len(p.stdout.splitlines())
+    check('logscan: the anomaly WARNING after its marker is accepted',
+          scan('[    5.000000] %s\n[    5.100000] %s\n' % (MARK, ANOMALY_WARN)),
+          (0, 0))
+    check('logscan: an anomaly WARNING without the marker is reported',
+          scan('[    5.100000] %s\n' % ANOMALY_WARN), (1, 1))
+    check('logscan: the WARNING of a compiler-split ftrace_anomaly is accepted',
+          scan('[    5.000000] %s\n[    5.100000] %s\n' %
+               (MARK, ANOMALY_WARN.replace('+', '.part.0+'))), (0, 0))
+    check('logscan: a WARNING of another function named alike is reported',
+          scan('[    5.000000] %s\n[    5.100000] %s\n' %
+               (MARK, ANOMALY_WARN.replace('ftrace_anomaly', 'ftrace_anomaly_x'))), (1, 1))
+    check('logscan: a second anomaly WARNING is reported',
+          scan('[    5.000000] %s\n[    5.100000] %s\n[    6.100000] %s\n' %
+               (MARK, ANOMALY_WARN, ANOMALY_WARN)), (1, 1))
+    check('logscan: another WARNING after the marker is reported',
+          scan('[    5.000000] %s\n[    5.100000] WARNING: CPU: 0 PID: 1 at '
+               'kernel/foo.c:1 foo+0x1/0x2\n' % MARK), (1, 1))
+    check('logscan: a marker in user-space output arms nothing',
+          scan('%s\n[    5.100000] %s\n' % (MARK, ANOMALY_WARN)), (1, 1))
+
 
 def summarize_run(d, known_lines, expected_boot=''):
     known = os.path.join(d, 'known.txt')
@@ -161,23 +205,29 @@ def test_summary():
                'kunit: ftrace_glob.needs_module']
     with tempfile.TemporaryDirectory() as d:
         for name, text in (('dmesg.txt', DMESG), ('ftracetest.txt', FTRACETEST),
+                           ('ftracetest-last.txt', FTRACETEST_LAST),
                            ('job.status', '0\n')):
             with open(os.path.join(d, name), 'w') as f:
                 f.write(text)
         check('summary: everything non-PASS listed',
-              summarize_run(d, nonpass), (0, '13 passed, 0 failed, 9 skipped'))
+              summarize_run(d, nonpass), (0, '14 passed, 0 failed, 9 skipped'))
         check('summary: unlisted UNSUPPORTED and SKIP fail',
               summarize_run(d, nonpass[:2] + nonpass[3:8]),
-              (1, '13 passed, 2 failed, 7 skipped'))
+              (1, '14 passed, 2 failed, 7 skipped'))
         check('summary: nothing listed',
-              summarize_run(d, []), (1, '13 passed, 9 failed, 0 skipped'))
+              summarize_run(d, []), (1, '14 passed, 9 failed, 0 skipped'))
         check('summary: expected boot test without a result fails',
               summarize_run(d, nonpass, 'tracer function\ntracer missing\n'),
-              (1, '13 passed, 1 failed, 9 skipped'))
+              (1, '14 passed, 1 failed, 9 skipped'))
         with open(os.path.join(d, 'ftracetest.txt'), 'w') as f:
             f.write(FTRACETEST.replace('[PASS]', '[UNSUPPORTED]'))
         check('summary: all-UNSUPPORTED ftracetest fails',
               summarize_run(d, nonpass)[0], 1)
+        with open(os.path.join(d, 'ftracetest.txt'), 'w') as f:
+            f.write(FTRACETEST)
+        os.remove(os.path.join(d, 'ftracetest-last.txt'))
+        check('summary: missing last.d run fails',
+              summarize_run(d, nonpass), (1, '13 passed, 1 failed, 9 skipped'))
 
 
 test_parsers()

@@ -4,7 +4,8 @@
 
 summarize.py OUTDIR KNOWN_FAILURES FTRACETEST_DIR [header line...]
 
-Reads what the guest left in OUTDIR (dmesg.txt, ftracetest.txt,
+Reads what the guest left in OUTDIR (dmesg.txt, ftracetest.txt and
+ftracetest-last.txt (the cases of last.d, run after the suite),
 log-problems.txt, runner.txt, job.status), prints a table of every test and
 its result, the listed results with their reasons, and a closing line
 'N passed, N failed, N skipped'.  The same text goes to OUTDIR/summary.txt.
@@ -129,7 +130,8 @@ def kunit(dmesg):
 def ftracetest_requires(ftdir):
     """Map each .tc description to its '# requires:' line."""
     req = {}
-    for root, _, files in os.walk(os.path.join(ftdir, 'test.d')):
+    walk = [w for d in ('test.d', 'last.d') for w in os.walk(os.path.join(ftdir, d))]
+    for root, _, files in walk:
         for fn in files:
             if not fn.endswith('.tc'):
                 continue
@@ -162,6 +164,25 @@ def ftracetest(text, requires):
         if m:
             totals[m.group(1)] = int(m.group(2))
     return results, totals
+
+
+def ftracetest_run(text, requires, what):
+    """Results of one ftracetest run, checked against its own totals."""
+    ft, totals = ftracetest(text, requires)
+    problems = []
+    if not ft:
+        problems.append('%s produced no results' % what)
+    names = {'passed': 'PASS', 'failed': 'FAIL', 'unresolved': 'UNRESOLVED',
+             'untested': 'UNTESTED', 'unsupported': 'UNSUPPORTED',
+             'xfailed': 'XFAIL'}
+    for key, res in names.items():
+        got = sum(1 for r in ft if r[2] == res)
+        if key in totals and totals[key] != got:
+            problems.append('%s says %d %s, parsed %d' %
+                            (what, totals[key], key, got))
+    if ft and not totals:
+        problems.append('%s did not print its totals (cut short?)' % what)
+    return ft, problems
 
 
 def list_lines(path):
@@ -212,22 +233,13 @@ def main():
     problems += ktap_plan_problems(dmesg)
     results += kunit(dmesg)
 
-    ft_text = read(os.path.join(out, 'ftracetest.txt')) or ''
-    ft, totals = ftracetest(ft_text, ftracetest_requires(ftdir))
-    if not ft:
-        problems.append('ftracetest produced no results')
-    # Cross-check our parse against ftracetest's own totals.
-    names = {'passed': 'PASS', 'failed': 'FAIL', 'unresolved': 'UNRESOLVED',
-             'untested': 'UNTESTED', 'unsupported': 'UNSUPPORTED',
-             'xfailed': 'XFAIL'}
-    for key, res in names.items():
-        got = sum(1 for r in ft if r[2] == res)
-        if key in totals and totals[key] != got:
-            problems.append('ftracetest says %d %s, parsed %d' %
-                            (totals[key], key, got))
-    if ft and not totals:
-        problems.append('ftracetest did not print its totals (cut short?)')
-    results += ft
+    requires = ftracetest_requires(ftdir)
+    for fn, what in (('ftracetest.txt', 'ftracetest'),
+                     ('ftracetest-last.txt', 'ftracetest last.d')):
+        ft, ft_problems = ftracetest_run(read(os.path.join(out, fn)) or '',
+                                         requires, what)
+        results += ft
+        problems += ft_problems
 
     logp = (read(os.path.join(out, 'log-problems.txt')) or '').strip()
     results.append(('guest', 'kernel log free of oops/BUG/WARNING/lockdep/stall/hung task',

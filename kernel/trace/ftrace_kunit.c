@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the dynamic ftrace core's pure logic: glob parsing and
+ * matching, hash sets, record lookup, and the record state that decides
+ * what a call site is patched to.
+ *
+ * Nothing here patches text or registers an ops: records are synthetic
+ * groups that are never published, and ops lists are private to a test.
+ * The matching tests read vmlinux's live records under ftrace_lock.
+ */
+#include <kunit/test.h>
+#include <linux/fs.h>
+#include <linux/kallsyms.h>
+#include <linux/slab.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+
+/* ---- Globs ---- */
+
+static void glob_parse_kinds(struct kunit *test)
+{
+	static const struct {
+		const char *in;
+		int type;
+		const char *search;
+	} cases[] = {
+		{ "schedule",	MATCH_FULL,		"schedule" },
+		{ "sched*",	MATCH_FRONT_ONLY,	"sched" },
+		{ "*_lock",	MATCH_END_ONLY,		"_lock" },
+		{ "*rcu*",	MATCH_MIDDLE_ONLY,	"rcu" },
+		{ "sched*lock",	MATCH_GLOB,		"sched*lock" },
+		{ "?chedule",	MATCH_GLOB,		"?chedule" },
+		{ "[sv]fs_*",	MATCH_GLOB,		"[sv]fs_*" },
+		{ "*",		MATCH_END_ONLY,		"" },
+		{ "42",		MATCH_INDEX,		"42" },
+	};
+	struct ftrace_glob g;
+	char buf[32];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		strscpy(buf, cases[i].in, sizeof(buf));
+		ftrace_glob_parse(&g, buf);
+		KUNIT_EXPECT_EQ_MSG(test, g.type, cases[i].type, "glob %s", cases[i].in);
+		KUNIT_EXPECT_STREQ_MSG(test, g.search, cases[i].search, "glob %s", cases[i].in);
+		KUNIT_EXPECT_EQ_MSG(test, g.len, (int)strlen(cases[i].search),
+				    "glob %s", cases[i].in);
+	}
+}
+
+static void glob_positions(struct kunit *test)
+{
+	static const struct {
+		const char *in;
+		unsigned long pos;
+	} cases[] = {
+		{ "1", 1 }, { "42", 42 }, { "0", 0 }, { "12x", 0 }, { "007", 7 },
+	};
+	struct ftrace_glob g;
+	char buf[16];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		strscpy(buf, cases[i].in, sizeof(buf));
+		ftrace_glob_parse(&g, buf);
+		KUNIT_EXPECT_EQ_MSG(test, g.type, MATCH_INDEX, "%s", cases[i].in);
+		KUNIT_EXPECT_EQ_MSG(test, g.pos, cases[i].pos, "%s", cases[i].in);
+		/* A position never matches by name. */
+		KUNIT_EXPECT_FALSE(test, ftrace_glob_match(&g, cases[i].in));
+	}
+}
+
+static void glob_match_names(struct kunit *test)
+{
+	static const struct {
+		const char *glob;
+		const char *name;
+		bool match;
+	} cases[] = {
+		{ "schedule",	"schedule",		true },
+		{ "schedule",	"schedule_idle",	false },
+		{ "schedule",	"__schedule",		false },
+		{ "sched*",	"schedule_idle",	true },
+		{ "sched*",	"sched",		true },
+		{ "sched*",	"__schedule",		false },
+		{ "*_lock",	"_raw_spin_lock",	true },
+		{ "*_lock",	"_lock",		true },
+		{ "*_lock",	"lock",			false },
+		{ "*_lock",	"_raw_spin_lock_irq",	false },
+		{ "*rcu*",	"rcu_note_context_switch", true },
+		{ "*rcu*",	"call_rcu",		true },
+		{ "*rcu*",	"schedule",		false },
+		{ "sched*lock",	"sched_clock",		true },
+		{ "sched*lock",	"schedule",		false },
+		{ "sched*lock",	"schedule_lock",	true },
+		{ "sched*lock",	"sched_lock_x",		false },
+		{ "?chedule",	"schedule",		true },
+		{ "?chedule",	"chedule",		false },
+		{ "[sv]fs_*",	"vfs_read",		true },
+		{ "[sv]fs_*",	"xfs_read",		false },
+		{ "*",		"anything",		true },
+	};
+	struct ftrace_glob g;
+	char buf[32];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		strscpy(buf, cases[i].glob, sizeof(buf));
+		ftrace_glob_parse(&g, buf);
+		KUNIT_EXPECT_EQ_MSG(test, ftrace_glob_match(&g, cases[i].name), cases[i].match,
+				    "%s against %s", cases[i].glob, cases[i].name);
+	}
+}
+
+/* ---- Matching a write's patterns against vmlinux's records ---- */
+
+/* A hash from the patterns of one write, as the filter files build it. */
+static struct ftrace_hash *match_write(struct kunit *test, const char * const *tokens,
+				       int n, unsigned long *hits)
+{
+	struct ftrace_pattern *pat;
+	struct ftrace_hash *hash;
+	LIST_HEAD(batch);
+	int i = 0;
+
+	hash = ftrace_hash_alloc(4);
+	KUNIT_ASSERT_NOT_NULL(test, hash);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, ftrace_pattern_add(&batch, tokens[i], NULL), 0);
+	mutex_lock(&ftrace_lock);
+	KUNIT_EXPECT_EQ(test, ftrace_match_patterns(&batch, hash), 0);
+	mutex_unlock(&ftrace_lock);
+	i = 0;
+	list_for_each_entry(pat, &batch, list)
+		hits[i++] = pat->hits;
+	ftrace_patterns_free(&batch);
+	return hash;
+}
+
+static void match_last_pattern_wins(struct kunit *test)
+{
+	static const char * const write[] = { "vfs_read", "vfs_write", "!vfs_read" };
+	unsigned long r = ftrace_location((unsigned long)vfs_read);
+	unsigned long w = ftrace_location((unsigned long)vfs_write);
+	struct ftrace_hash *hash;
+	unsigned long hits[3];
+
+	if (!r || !w)
+		kunit_skip(test, "vfs_read or vfs_write has no call site in this build");
+	hash = match_write(test, write, ARRAY_SIZE(write), hits);
+	KUNIT_EXPECT_EQ(test, hash->count, 1UL);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_lookup_ip(hash, w));
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(hash, r));
+	KUNIT_EXPECT_EQ(test, hits[0], 1UL);
+	KUNIT_EXPECT_EQ(test, hits[1], 1UL);
+	KUNIT_EXPECT_EQ(test, hits[2], 1UL);
+	ftrace_hash_free(hash);
+}
+
+static void match_glob_and_nothing(struct kunit *test)
+{
+	static const char * const write[] = { "vfs_rea*", "no_such_function_xyz" };
+	unsigned long r = ftrace_location((unsigned long)vfs_read);
+	struct ftrace_hash *hash;
+	unsigned long hits[2];
+
+	if (!r)
+		kunit_skip(test, "vfs_read has no call site in this build");
+	hash = match_write(test, write, ARRAY_SIZE(write), hits);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_lookup_ip(hash, r));
+	KUNIT_EXPECT_GE(test, hits[0], 1UL);
+	KUNIT_EXPECT_EQ(test, hash->count, hits[0]);
+	/* The filter files turn a pattern without hits into -EINVAL. */
+	KUNIT_EXPECT_EQ(test, hits[1], 0UL);
+	ftrace_hash_free(hash);
+}
+
+/* The line of available_filter_functions that shows @ip, from 1. */
+static unsigned long listed_position(unsigned long ip)
+{
+	struct ftrace_group *g;
+	struct dyn_ftrace *rec;
+	unsigned long pos = 0;
+
+	for_each_ftrace_group(g) {
+		for_each_group_rec(g, rec) {
+			if (rec->flags & FTRACE_REC_FREED)
+				continue;
+			pos++;
+			if (ftrace_rec_ip(g, rec) == ip)
+				return pos;
+		}
+	}
+	return 0;
+}
+
+static void match_positions(struct kunit *test)
+{
+	unsigned long r = ftrace_location((unsigned long)vfs_read);
+	unsigned long w = ftrace_location((unsigned long)vfs_write);
+	char tok_r[24], tok_w[24], tok_not_r[24];
+	const char *write[] = { tok_r, tok_w, tok_not_r };
+	struct ftrace_hash *hash;
+	unsigned long hits[3];
+
+	if (!r || !w)
+		kunit_skip(test, "vfs_read or vfs_write has no call site in this build");
+	mutex_lock(&ftrace_lock);
+	snprintf(tok_r, sizeof(tok_r), "%lu", listed_position(r));
+	snprintf(tok_w, sizeof(tok_w), "%lu", listed_position(w));
+	mutex_unlock(&ftrace_lock);
+	snprintf(tok_not_r, sizeof(tok_not_r), "!%s", tok_r);
+
+	/* "R W": both; then "R W !R": W only, the last pattern wins. */
+	hash = match_write(test, write, 2, hits);
+	KUNIT_EXPECT_EQ(test, hash->count, 2UL);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_lookup_ip(hash, r));
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_lookup_ip(hash, w));
+	ftrace_hash_free(hash);
+
+	hash = match_write(test, write, 3, hits);
+	KUNIT_EXPECT_EQ(test, hash->count, 1UL);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_lookup_ip(hash, w));
+	KUNIT_EXPECT_EQ(test, hits[2], 1UL);
+	ftrace_hash_free(hash);
+}
+
+/* ---- Hash sets ---- */
+
+static void hash_add_lookup_remove(struct kunit *test)
+{
+	struct ftrace_hash *h = ftrace_hash_alloc(2);
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_EXPECT_TRUE(test, ftrace_hash_empty(h));
+	KUNIT_EXPECT_EQ(test, ftrace_hash_add(h, 0x1000), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_hash_add(h, 0x2000), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_hash_add(h, 0x1000), 0);
+	KUNIT_EXPECT_EQ(test, h->count, 2UL);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_lookup_ip(h, 0x1000));
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(h, 0x1001));
+	KUNIT_EXPECT_TRUE(test, ftrace_hash_remove(h, 0x1000));
+	KUNIT_EXPECT_FALSE(test, ftrace_hash_remove(h, 0x1000));
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(h, 0x1000));
+	KUNIT_EXPECT_EQ(test, h->count, 1UL);
+	ftrace_hash_free(h);
+	/* NULL is the empty set for lookups. */
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(NULL, 0x1000));
+	KUNIT_EXPECT_TRUE(test, ftrace_hash_empty(NULL));
+}
+
+static void hash_grows(struct kunit *test)
+{
+	struct ftrace_hash *h = ftrace_hash_alloc(1);
+	unsigned long i, found = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	for (i = 1; i <= 5000; i++)
+		KUNIT_ASSERT_EQ(test, ftrace_hash_add(h, i * 16), 0);
+	KUNIT_EXPECT_EQ(test, h->count, 5000UL);
+	KUNIT_EXPECT_GT(test, h->size_bits, 1UL);
+	for (i = 1; i <= 5000; i++)
+		found += !!ftrace_lookup_ip(h, i * 16);
+	KUNIT_EXPECT_EQ(test, found, 5000UL);
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(h, 8));
+	ftrace_hash_clear(h);
+	KUNIT_EXPECT_EQ(test, h->count, 0UL);
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(h, 16));
+	ftrace_hash_free(h);
+}
+
+static void hash_copy_is_independent(struct kunit *test)
+{
+	struct ftrace_hash *h = ftrace_hash_alloc(3), *c;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_ASSERT_EQ(test, ftrace_hash_add(h, 0x10), 0);
+	KUNIT_ASSERT_EQ(test, ftrace_hash_add(h, 0x20), 0);
+	c = ftrace_hash_copy(h);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, c->count, 2UL);
+	KUNIT_EXPECT_TRUE(test, ftrace_hash_remove(c, 0x10));
+	KUNIT_EXPECT_EQ(test, ftrace_hash_add(c, 0x30), 0);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_lookup_ip(h, 0x10));
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(h, 0x30));
+	KUNIT_EXPECT_EQ(test, h->count, 2UL);
+	ftrace_hash_free(c);
+	ftrace_hash_free(h);
+
+	/* A copy of nothing is an empty hash one can add to. */
+	c = ftrace_hash_copy(NULL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, c->count, 0UL);
+	KUNIT_EXPECT_EQ(test, ftrace_hash_add(c, 0x40), 0);
+	ftrace_hash_free(c);
+}
+
+static void hash_bits_for(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, ftrace_hash_bits_for(0), 1U);
+	KUNIT_EXPECT_EQ(test, ftrace_hash_bits_for(3), 1U);
+	KUNIT_EXPECT_EQ(test, ftrace_hash_bits_for(1000), 9U);
+	KUNIT_EXPECT_EQ(test, ftrace_hash_bits_for(1UL << 30), (unsigned int)FTRACE_HASH_MAX_BITS);
+}
+
+/* ---- Records and their lookup ---- */
+
+static void rec_sort_ips(struct kunit *test)
+{
+	unsigned long ips[] = { 0x3000, 0x1000, 0, 0x2000, 0x1000, 0x3000, 0 };
+	static const unsigned long want[] = { 0x1000, 0x2000, 0x3000 };
+	int i, n = ftrace_sort_ips(ips, ARRAY_SIZE(ips));
+
+	KUNIT_ASSERT_EQ(test, n, 3);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, ips[i], want[i]);
+}
+
+/* Sites at 0x1000, 0x1010, 0x1100 and 0x5000 of a made-up text. */
+static struct ftrace_group *synthetic_group(struct kunit *test)
+{
+	static const unsigned long ips[] = { 0x1000, 0x1010, 0x1100, 0x5000 };
+	struct ftrace_group *g = ftrace_group_create(NULL, ips, ARRAY_SIZE(ips));
+
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	return g;
+}
+
+static long rec_index(struct ftrace_group *g, struct dyn_ftrace *rec)
+{
+	return rec ? rec - g->recs : -1;
+}
+
+static void rec_group_layout(struct kunit *test)
+{
+	static const unsigned long far[] = { 0x1000, 0x1000 + (1UL << 33) };
+	struct ftrace_group *g = synthetic_group(test);
+
+	KUNIT_EXPECT_EQ(test, g->count, 4U);
+	KUNIT_EXPECT_EQ(test, g->base, 0x1000UL);
+	KUNIT_EXPECT_EQ(test, g->last, 0x5000UL);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_ip(g, &g->recs[2]), 0x1100UL);
+	KUNIT_EXPECT_EQ(test, g->recs[3].flags, 0U);
+	KUNIT_EXPECT_EQ(test, sizeof(g->recs[0]), (size_t)8);
+	ftrace_group_destroy(g);
+
+	/* Offsets are 32 bits: a group may not span more than 4 GiB. */
+	KUNIT_EXPECT_NULL(test, ftrace_group_create(NULL, far, ARRAY_SIZE(far)));
+	KUNIT_EXPECT_NULL(test, ftrace_group_create(NULL, far, 0));
+}
+
+static void rec_group_find(struct kunit *test)
+{
+	static const struct {
+		unsigned long start, end;
+		long want;
+	} cases[] = {
+		{ 0x1000, 0x1000, 0 },		/* exact */
+		{ 0x1012, 0x1012, 1 },		/* inside the call instruction */
+		{ 0x1014, 0x1014, 1 },		/* its last byte */
+		{ 0x1015, 0x1015, -1 },		/* just after it */
+		{ 0x1020, 0x10ff, -1 },		/* between sites */
+		{ 0x1020, 0x1100, 2 },		/* ends on a site */
+		{ 0x1001, 0x5000, 0 },		/* the lowest overlapping */
+		{ 0x0000, 0x0fff, -1 },		/* before the group */
+		{ 0x0ffc, 0x1000, 0 },		/* reaching into it */
+		{ 0x5004, 0x5004, 3 },		/* last byte of the last site */
+		{ 0x5005, 0x9000, -1 },		/* after the group */
+		{ 0x2000, 0x4fff, -1 },		/* a gap */
+	};
+	struct ftrace_group *g = synthetic_group(test);
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    rec_index(g, ftrace_group_find(g, cases[i].start, cases[i].end)),
+				    cases[i].want, "[%#lx, %#lx]", cases[i].start, cases[i].end);
+	ftrace_group_destroy(g);
+}
+
+static void rec_live_location(struct kunit *test)
+{
+	unsigned long fn = (unsigned long)vfs_read;
+	unsigned long ip = ftrace_location(fn);
+	struct dyn_ftrace *rec;
+
+	if (!ip)
+		kunit_skip(test, "vfs_read has no call site in this build");
+	/* The site is the function's first instruction, or follows ENDBR. */
+	KUNIT_EXPECT_GE(test, ip, fn);
+	KUNIT_EXPECT_LT(test, ip, fn + 16);
+	KUNIT_EXPECT_EQ(test, ftrace_location(ip), ip);
+	KUNIT_EXPECT_EQ(test, ftrace_location(ip + 2), ip);
+	KUNIT_EXPECT_EQ(test, ftrace_location(ip + MCOUNT_INSN_SIZE), 0UL);
+	KUNIT_EXPECT_TRUE(test, ftrace_text_reserved((void *)ip + 1, (void *)ip + 1));
+	mutex_lock(&ftrace_lock);
+	rec = ftrace_find_rec(ip, NULL);
+	KUNIT_EXPECT_NOT_NULL(test, rec);
+	KUNIT_EXPECT_NULL(test, ftrace_find_rec(ip + 1, NULL));
+	mutex_unlock(&ftrace_lock);
+}
+
+/* ---- Record state: counting ops, deciding the site's instruction ---- */
+
+struct state_fixture {
+	struct ftrace_ops ops[4];
+	struct ftrace_hash *hashes[3];
+};
+
+enum { IP1 = 0x1000, IP2 = 0x2000, IP3 = 0x3000 };
+
+static int state_init(struct kunit *test)
+{
+	struct state_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct ftrace_ops *a, *b, *c, *stub;
+	int i;
+
+	if (!f)
+		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(f->hashes); i++) {
+		f->hashes[i] = ftrace_hash_alloc(2);
+		if (!f->hashes[i])
+			return -ENOMEM;
+	}
+	a = &f->ops[0];		/* filter: IP1 */
+	b = &f->ops[1];		/* everything but IP2 */
+	c = &f->ops[2];		/* filter: IP2, wants pt_regs, modifies ip */
+	stub = &f->ops[3];	/* never counts */
+	for (i = 0; i < ARRAY_SIZE(f->ops); i++)
+		ftrace_ops_init(&f->ops[i]);
+	if (ftrace_hash_add(f->hashes[0], IP1) || ftrace_hash_add(f->hashes[1], IP2) ||
+	    ftrace_hash_add(f->hashes[2], IP2))
+		return -ENOMEM;
+	RCU_INIT_POINTER(a->func_hash->filter_hash, f->hashes[0]);
+	RCU_INIT_POINTER(b->func_hash->notrace_hash, f->hashes[1]);
+	RCU_INIT_POINTER(c->func_hash->filter_hash, f->hashes[2]);
+	c->flags |= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
+	stub->flags |= FTRACE_OPS_FL_STUB;
+	RCU_INIT_POINTER(a->next, b);
+	RCU_INIT_POINTER(b->next, c);
+	RCU_INIT_POINTER(c->next, stub);
+	RCU_INIT_POINTER(stub->next, &ftrace_list_end);
+	test->priv = f;
+	return 0;
+}
+
+static void state_exit(struct kunit *test)
+{
+	struct state_fixture *f = test->priv;
+	int i;
+
+	for (i = 0; f && i < ARRAY_SIZE(f->hashes); i++)
+		ftrace_hash_free(f->hashes[i]);
+}
+
+static void state_recount(struct kunit *test)
+{
+	struct state_fixture *f = test->priv;
+	struct ftrace_ops *list = &f->ops[0];
+	u32 flags;
+
+	/* IP1: a and b; no regs. */
+	flags = ftrace_rec_recount(0, IP1, list);
+	KUNIT_EXPECT_EQ(test, flags, 2U);
+	/* IP2: only c (b's notrace has it), which needs regs and modifies ip. */
+	flags = ftrace_rec_recount(0, IP2, list);
+	KUNIT_EXPECT_EQ(test, flags, 1U | FTRACE_REC_REGS | FTRACE_REC_IPMODIFY);
+	/* IP3: only b. */
+	KUNIT_EXPECT_EQ(test, ftrace_rec_recount(0, IP3, list), 1U);
+	/* Only the empty list wants nothing. */
+	KUNIT_EXPECT_EQ(test, ftrace_rec_recount(0, IP3, &ftrace_list_end), 0U);
+}
+
+static void state_recount_keeps_site_state(struct kunit *test)
+{
+	struct state_fixture *f = test->priv;
+	struct ftrace_ops *list = &f->ops[0];
+	u32 old = 7 | FTRACE_REC_REGS | FTRACE_REC_IPMODIFY |
+		  FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN;
+
+	/* The site's instruction is what it is until patched: kept. */
+	KUNIT_EXPECT_EQ(test, ftrace_rec_recount(old, IP1, list),
+			2U | FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN);
+	/* A freed record is wanted by nobody and stays freed. */
+	KUNIT_EXPECT_EQ(test, ftrace_rec_recount(old | FTRACE_REC_FREED, IP1, list),
+			FTRACE_REC_FREED | FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN);
+}
+
+static void state_wanted(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(0, true), 0U);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(1, true), FTRACE_REC_ENABLED);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(3 | FTRACE_REC_REGS, true),
+			FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN);
+	/* kernel.ftrace_enabled=0: every site a NOP. */
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(3 | FTRACE_REC_REGS, false), 0U);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(1 | FTRACE_REC_FREED, true), 0U);
+	/* The state bits already on the site do not decide. */
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN, true), 0U);
+}
+
+/*
+ * One site through a life: NOP, one ops, a second that needs regs, back
+ * to one, sysctl off, on, and the last ops gone.  Each step recounts and
+ * "patches" (takes the wanted state) the way ftrace_apply() does.
+ */
+static void state_transitions(struct kunit *test)
+{
+	struct state_fixture *f = test->priv;
+	struct ftrace_ops *a = &f->ops[0], *c = &f->ops[2];
+	static const struct {
+		const char *step;
+		bool a, c, enabled;
+		u32 count, site;
+	} steps[] = {
+		{ "nothing registered",	false, false, true, 0, 0 },
+		{ "a registered",	true,  false, true, 1, FTRACE_REC_ENABLED },
+		{ "c (regs) added",	true,  true,  true, 2,
+		  FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN },
+		{ "c removed",		true,  false, true, 1, FTRACE_REC_ENABLED },
+		{ "sysctl 0",		true,  false, false, 1, 0 },
+		{ "sysctl 1",		true,  false, true, 1, FTRACE_REC_ENABLED },
+		{ "a removed",		false, false, true, 0, 0 },
+	};
+	u32 flags = 0;
+	int i;
+
+	/* Both want one site: widen c's filter to IP1 as well. */
+	KUNIT_ASSERT_EQ(test, ftrace_hash_add(f->hashes[2], IP1), 0);
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		struct ftrace_ops *list = &ftrace_list_end;
+		u32 want;
+
+		RCU_INIT_POINTER(a->next, &ftrace_list_end);
+		RCU_INIT_POINTER(c->next, &ftrace_list_end);
+		if (steps[i].c) {
+			RCU_INIT_POINTER(c->next, list);
+			list = c;
+		}
+		if (steps[i].a) {
+			RCU_INIT_POINTER(a->next, list);
+			list = a;
+		}
+		flags = ftrace_rec_recount(flags, IP1, list);
+		KUNIT_EXPECT_EQ_MSG(test, flags & FTRACE_REC_REF_MASK, steps[i].count,
+				    "%s", steps[i].step);
+		want = ftrace_rec_wanted(flags, steps[i].enabled);
+		KUNIT_EXPECT_EQ_MSG(test, want, steps[i].site, "%s", steps[i].step);
+		flags = (flags & ~(FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN)) | want;
+	}
+}
+
+static struct kunit_case glob_cases[] = {
+	KUNIT_CASE(glob_parse_kinds),
+	KUNIT_CASE(glob_positions),
+	KUNIT_CASE(glob_match_names),
+	KUNIT_CASE(match_last_pattern_wins),
+	KUNIT_CASE(match_glob_and_nothing),
+	KUNIT_CASE(match_positions),
+	{}
+};
+
+static struct kunit_case hash_cases[] = {
+	KUNIT_CASE(hash_add_lookup_remove),
+	KUNIT_CASE(hash_grows),
+	KUNIT_CASE(hash_copy_is_independent),
+	KUNIT_CASE(hash_bits_for),
+	{}
+};
+
+static struct kunit_case rec_cases[] = {
+	KUNIT_CASE(rec_sort_ips),
+	KUNIT_CASE(rec_group_layout),
+	KUNIT_CASE(rec_group_find),
+	KUNIT_CASE(rec_live_location),
+	{}
+};
+
+static struct kunit_case state_cases[] = {
+	KUNIT_CASE(state_recount),
+	KUNIT_CASE(state_recount_keeps_site_state),
+	KUNIT_CASE(state_wanted),
+	KUNIT_CASE(state_transitions),
+	{}
+};
+
+static struct kunit_suite glob_suite = {
+	.name = "ftrace_glob",
+	.test_cases = glob_cases,
+};
+
+static struct kunit_suite hash_suite = {
+	.name = "ftrace_hash",
+	.test_cases = hash_cases,
+};
+
+static struct kunit_suite rec_suite = {
+	.name = "ftrace_rec",
+	.test_cases = rec_cases,
+};
+
+static struct kunit_suite state_suite = {
+	.name = "ftrace_rec_state",
+	.init = state_init,
+	.exit = state_exit,
+	.test_cases = state_cases,
+};
+
+kunit_test_suites(&glob_suite, &hash_suite, &rec_suite, &state_suite);
