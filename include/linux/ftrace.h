@@ -402,7 +402,8 @@ ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
 }
 #endif
 
-#if defined(CONFIG_FUNCTION_TRACER) && defined(CONFIG_DYNAMIC_FTRACE)
+#if defined(CONFIG_FUNCTION_TRACER) && defined(CONFIG_MODULES) && \
+	defined(CONFIG_DYNAMIC_FTRACE)
 int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
 			   char *type, char *name,
 			   char *module_name, int *exported);

@@ -544,46 +544,6 @@ void ftrace_reset_array_ops(struct trace_array *tr)
 	tr->ops->func = ftrace_stub;
 }
 
-/**
- * ftrace_mod_address_lookup - names of freed module init functions
- * @addr: an address
- * @size: its symbol's size
- * @off: offset in the symbol
- * @modname: the module
- * @modbuildid: its build id
- * @sym: the name
- *
- * This core does not keep them (yet).
- *
- * Return: NULL.
- */
-const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
-				      unsigned long *off, char **modname,
-				      const unsigned char **modbuildid, char *sym)
-{
-	return NULL;
-}
-
-/**
- * ftrace_mod_get_kallsym - /proc/kallsyms entries of ftrace trampolines
- * @symnum: index
- * @value: address
- * @type: symbol type
- * @name: name
- * @module_name: module
- * @exported: exported or not
- *
- * There are no dynamic trampolines to list yet.
- *
- * Return: -ERANGE.
- */
-int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
-			   char *type, char *name, char *module_name,
-			   int *exported)
-{
-	return -ERANGE;
-}
-
 /* ---- Boot parameters ftrace_filter= and ftrace_notrace= ---- */
 
 bool ftrace_filter_param __initdata;

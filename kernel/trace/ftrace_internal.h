@@ -57,6 +57,7 @@ struct ftrace_group {
 	unsigned long		base;
 	unsigned long		last;
 	unsigned int		count;
+	unsigned int		freed;		/* records of freed text */
 	unsigned int		pages;
 	struct rcu_head		rcu;
 	struct dyn_ftrace	recs[];
@@ -209,6 +210,17 @@ void ftrace_mod_cache_clear(struct list_head *head);
 void ftrace_profile_tracefs(struct dentry *d_tracer);
 #else
 static inline void ftrace_profile_tracefs(struct dentry *d_tracer) { }
+#endif
+
+/* Names of freed module init functions (ftrace_modsyms.c) */
+#ifdef CONFIG_MODULES
+void ftrace_save_init_syms(struct ftrace_group *g, unsigned long start,
+			   unsigned long end);
+void ftrace_drop_init_syms(struct module *mod);
+#else
+static inline void ftrace_save_init_syms(struct ftrace_group *g,
+					 unsigned long start, unsigned long end) { }
+static inline void ftrace_drop_init_syms(struct module *mod) { }
 #endif
 
 /* Anomaly injection for the tests (ftrace_files.c) */

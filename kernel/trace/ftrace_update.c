@@ -402,10 +402,11 @@ void ftrace_release_mod(struct module *mod)
 		ftrace_purge_group(g, 0, ULONG_MAX);
 		list_del_rcu(&g->list);
 		ftrace_groups_gen++;
-		ftrace_update_tot_cnt -= g->count;
+		ftrace_update_tot_cnt -= g->count - g->freed;
 		ftrace_number_of_pages -= g->pages;
 		ftrace_number_of_groups--;
 	}
+	ftrace_drop_init_syms(mod);
 	mutex_unlock(&ftrace_lock);
 	if (g)
 		kvfree_rcu(g, rcu);
@@ -417,12 +418,20 @@ static void free_range(struct ftrace_group *g, unsigned long start,
 {
 	struct dyn_ftrace *rec;
 
-	/* Freed first, so that the purge does not patch dying text. */
+	if (g->mod)
+		ftrace_save_init_syms(g, start, end);
+	/*
+	 * Freed first, so that the purge does not patch dying text.  Like
+	 * records that never existed, they leave the count users read.
+	 */
 	for_each_group_rec(g, rec) {
 		unsigned long ip = ftrace_rec_ip(g, rec);
 
-		if (ip >= start && ip < end)
+		if (ip >= start && ip < end && !(rec->flags & FTRACE_REC_FREED)) {
 			rec->flags |= FTRACE_REC_FREED;
+			g->freed++;
+			ftrace_update_tot_cnt--;
+		}
 	}
 	ftrace_purge_group(g, start, end);
 }

@@ -18,6 +18,9 @@ dmesg.txt.  Figures:
   enable/disable   median wall time of 'echo function > current_tracer'
                    and 'echo nop > current_tracer' with every function
                    enabled (guest clock)
+  write N names    wall time of one 'cat' of N distinct vmlinux function
+                   names (newline separated) into set_ftrace_filter, and
+                   how many sites that selected
 The ratio column is ours / stock: below 1.00 means ours is smaller/faster.
 """
 import os
@@ -58,6 +61,11 @@ def figures(d):
                       ('disable_all_ns', 'disable all (ms)')):
         f[name] = statistics.median(int(v) for v in vals[key]) / 1e6
     f['sites enabled'] = int(vals['enabled_sites'][0])
+    for n in (100, 1000, 10000):
+        key = 'filter_write_%d_ns' % n
+        if key in vals:
+            f['write %d names (ms)' % n] = int(vals[key][0]) / 1e6
+            f['sites of %d names' % n] = int(vals['filter_write_%d_sites' % n][0])
     f['rounds'] = str(len(vals['enable_all_ns']))
     return f
 

@@ -22,6 +22,18 @@ ns() { date +%s%N; }
 		echo "enable_all_ns $((b - a))"
 		echo "disable_all_ns $((c - b))"
 	done
+	# One write of N function names to set_ftrace_filter (newline
+	# separated, as a file is written with cat): distinct vmlinux names.
+	grep -v ' \[' $t/available_filter_functions | sort -u > /tmp/names
+	for n in 100 1000 10000; do
+		head -n $n /tmp/names > /tmp/names.$n
+		a=$(ns)
+		cat /tmp/names.$n > $t/set_ftrace_filter
+		b=$(ns)
+		echo "filter_write_${n}_ns $((b - a))"
+		echo "filter_write_${n}_sites $(wc -l < $t/set_ftrace_filter)"
+		echo > $t/set_ftrace_filter
+	done
 	echo 1 > $t/tracing_on
 } > "$out/bench.txt" 2>&1
 cat "$out/bench.txt"

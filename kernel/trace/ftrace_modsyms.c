@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Names of freed module init functions.
+ *
+ * A trace may hold addresses of a module's init functions long after the
+ * module freed its init text, and kallsyms forgets their names with it.
+ * Before the records of that text are retired, the names of the
+ * functions that had a call site are kept here, one sorted array per
+ * module, until the module goes away: trace output, stack traces and
+ * /proc/kallsyms keep showing them.
+ */
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+
+#include "ftrace_internal.h"
+
+struct init_sym {
+	unsigned long		start;
+	unsigned int		size;
+	unsigned int		name;		/* offset in ->names */
+};
+
+/* The freed init functions of one module, sorted by address. */
+struct init_syms {
+	struct list_head	list;
+	struct rcu_head		rcu;
+	struct module		*mod;
+	unsigned int		count;
+	char			*names;
+	struct init_sym		syms[];
+};
+
+/* Readers walk it under RCU (kallsyms may ask from any context). */
+static LIST_HEAD(init_syms_list);
+
+/*
+ * Call @fn for each distinct function with a call site of @g in
+ * [@start, @end) that kallsyms still names.
+ */
+static unsigned int for_each_init_func(struct ftrace_group *g, unsigned long start,
+				       unsigned long end, char *buf,
+				       void (*fn)(void *arg, unsigned long fstart,
+						  unsigned long size, const char *name),
+				       void *arg)
+{
+	unsigned long size, off, last = 0;
+	struct dyn_ftrace *rec;
+	unsigned int n = 0;
+	char *modname;
+
+	for_each_group_rec(g, rec) {
+		unsigned long ip = ftrace_rec_ip(g, rec);
+
+		if (ip < start || ip >= end || rec->flags & FTRACE_REC_FREED)
+			continue;
+		if (!kallsyms_lookup(ip, &size, &off, &modname, buf) || ip - off == last)
+			continue;
+		last = ip - off;
+		fn(arg, last, size, buf);
+		n++;
+	}
+	return n;
+}
+
+struct fill_state {
+	struct init_syms	*is;
+	size_t			names_len;
+};
+
+static void count_name(void *arg, unsigned long fstart, unsigned long size,
+		       const char *name)
+{
+	struct fill_state *st = arg;
+
+	st->names_len += strlen(name) + 1;
+}
+
+static void fill_name(void *arg, unsigned long fstart, unsigned long size,
+		      const char *name)
+{
+	struct fill_state *st = arg;
+	struct init_sym *s = &st->is->syms[st->is->count++];
+
+	s->start = fstart;
+	s->size = min_t(unsigned long, size, UINT_MAX);
+	s->name = st->names_len;
+	st->names_len += strscpy(st->is->names + s->name, name, KSYM_NAME_LEN) + 1;
+}
+
+/**
+ * ftrace_save_init_syms - keep the names of a module's init functions
+ * @g: the module's group
+ * @start: start of the init text about to be freed
+ * @end: its end
+ *
+ * Called while kallsyms still knows the names, before the records are
+ * retired.  Without memory the names are simply not kept.
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_save_init_syms(struct ftrace_group *g, unsigned long start,
+			   unsigned long end)
+{
+	struct fill_state st = { };
+	unsigned int n;
+	char *buf;
+
+	ftrace_assert_locked();
+	buf = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
+	if (!buf)
+		return;
+	n = for_each_init_func(g, start, end, buf, count_name, &st);
+	if (!n)
+		goto out;
+	st.is = kvzalloc(struct_size(st.is, syms, n) + st.names_len, GFP_KERNEL);
+	if (!st.is)
+		goto out;
+	st.is->mod = g->mod;
+	st.is->names = (char *)&st.is->syms[n];
+	st.names_len = 0;
+	for_each_init_func(g, start, end, buf, fill_name, &st);
+	list_add_tail_rcu(&st.is->list, &init_syms_list);
+out:
+	kfree(buf);
+}
+
+/**
+ * ftrace_drop_init_syms - forget a module's init function names
+ * @mod: the module, going away
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_drop_init_syms(struct module *mod)
+{
+	struct init_syms *is, *tmp;
+
+	ftrace_assert_locked();
+	list_for_each_entry_safe(is, tmp, &init_syms_list, list) {
+		if (is->mod != mod)
+			continue;
+		list_del_rcu(&is->list);
+		kvfree_rcu(is, rcu);
+	}
+}
+
+/* The function of @is holding @addr, or NULL. */
+static struct init_sym *init_sym_find(struct init_syms *is, unsigned long addr)
+{
+	unsigned int lo = 0, hi = is->count;
+
+	/* The last function starting at or before @addr */
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (is->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr - is->syms[lo - 1].start >= is->syms[lo - 1].size)
+		return NULL;
+	return &is->syms[lo - 1];
+}
+
+/**
+ * ftrace_mod_address_lookup - the name of a freed module init function
+ * @addr: an address kallsyms could not name
+ * @size: gets the function's size (may be NULL)
+ * @off: gets @addr's offset in it (may be NULL)
+ * @modname: gets the module's name (may be NULL)
+ * @modbuildid: gets NULL: no build id is kept (may be NULL)
+ * @sym: KSYM_NAME_LEN bytes for the name
+ *
+ * Context: any; lockless.
+ * Return: @sym holding the name, or NULL if @addr is not in a freed init
+ * function of a loaded module.
+ */
+const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
+				      unsigned long *off, char **modname,
+				      const unsigned char **modbuildid, char *sym)
+{
+	const char *ret = NULL;
+	struct init_syms *is;
+	struct init_sym *s;
+
+	preempt_disable();
+	list_for_each_entry_rcu(is, &init_syms_list, list) {
+		s = init_sym_find(is, addr);
+		if (!s)
+			continue;
+		if (size)
+			*size = s->size;
+		if (off)
+			*off = addr - s->start;
+		if (modname)
+			*modname = is->mod->name;
+		if (modbuildid)
+			*modbuildid = NULL;
+		strscpy(sym, is->names + s->name, KSYM_NAME_LEN);
+		ret = sym;
+		break;
+	}
+	preempt_enable();
+	return ret;
+}
+
+/**
+ * ftrace_mod_get_kallsym - /proc/kallsyms lines of freed init functions
+ * @symnum: which one, from 0
+ * @value: gets its address
+ * @type: gets 'T'
+ * @name: KSYM_NAME_LEN bytes for its name
+ * @module_name: MODULE_NAME_LEN bytes for its module's name
+ * @exported: gets 1
+ *
+ * Return: 0, or -ERANGE past the last one.
+ */
+int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
+			   char *type, char *name, char *module_name,
+			   int *exported)
+{
+	struct init_syms *is;
+	int ret = -ERANGE;
+
+	preempt_disable();
+	list_for_each_entry_rcu(is, &init_syms_list, list) {
+		if (symnum >= is->count) {
+			symnum -= is->count;
+			continue;
+		}
+		*value = is->syms[symnum].start;
+		*type = 'T';
+		strscpy(name, is->names + is->syms[symnum].name, KSYM_NAME_LEN);
+		strscpy(module_name, is->mod->name, MODULE_NAME_LEN);
+		*exported = 1;
+		ret = 0;
+		break;
+	}
+	preempt_enable();
+	return ret;
+}
