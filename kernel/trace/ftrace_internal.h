@@ -44,7 +44,7 @@ struct dyn_ftrace {
 #define FTRACE_REC_IPMODIFY	BIT(21)		/* an IPMODIFY ops owns it */
 #define FTRACE_REC_ENABLED	BIT(22)		/* the site is a call now */
 #define FTRACE_REC_REGS_EN	BIT(23)		/* ... to ftrace_regs_caller */
-#define FTRACE_REC_FREED	BIT(24)		/* its text was freed */
+#define FTRACE_REC_FREED	BIT(24)		/* its text was freed, or is dead */
 
 /*
  * The records of vmlinux or of one module, sorted by address.  Groups are

@@ -10,6 +10,7 @@
  * is an anomaly: ftrace_anomaly() warns once and stops function tracing
  * for good.
  */
+#include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
@@ -284,12 +285,40 @@ static int init_group_sites(struct ftrace_group *g)
 	return 0;
 }
 
+/*
+ * Retire the records of sites that are not at the start of a function: a
+ * weak function the linker overrode keeps its body and its call site, but
+ * not its symbol, so kallsyms names the site after the function before
+ * it.  Listed, such a record would show that name twice; traced, it would
+ * never fire.  Like freed text, it is never touched again.
+ *
+ * Return: how many were retired.
+ */
+static unsigned int retire_dead_sites(struct ftrace_group *g)
+{
+	unsigned long size, off;
+	struct dyn_ftrace *rec;
+	unsigned int n = 0;
+
+	for_each_group_rec(g, rec) {
+		if (rec->flags & FTRACE_REC_FREED)
+			continue;
+		if (kallsyms_lookup_size_offset(ftrace_rec_ip(g, rec), &size, &off) &&
+		    off <= FTRACE_SITE_MAX_OFFSET)
+			continue;
+		rec->flags |= FTRACE_REC_FREED;
+		g->freed++;
+		n++;
+	}
+	return n;
+}
+
 static void publish_group(struct ftrace_group *g)
 {
 	mutex_lock(&ftrace_lock);
 	list_add_tail_rcu(&g->list, &ftrace_groups);
 	ftrace_groups_gen++;
-	ftrace_update_tot_cnt += g->count;
+	ftrace_update_tot_cnt += g->count - g->freed;
 	ftrace_number_of_pages += g->pages;
 	ftrace_number_of_groups++;
 	mutex_unlock(&ftrace_lock);
@@ -322,9 +351,10 @@ void __init ftrace_init(void)
 		ftrace_group_destroy(g);
 		return;
 	}
+	retire_dead_sites(g);
 	publish_group(g);
-	pr_info("ftrace: %lu call sites converted to NOPs in %llu us; records take %lu bytes (%lu pages, %lu.%02lu bytes per site)\n",
-		count, div_u64(local_clock() - t0, NSEC_PER_USEC),
+	pr_info("ftrace: %lu call sites converted to NOPs in %llu us (%u in overridden weak functions); records take %lu bytes (%lu pages, %lu.%02lu bytes per site)\n",
+		count, div_u64(local_clock() - t0, NSEC_PER_USEC), g->freed,
 		(unsigned long)g->pages * PAGE_SIZE, (unsigned long)g->pages,
 		g->pages * PAGE_SIZE / count,
 		(g->pages * PAGE_SIZE % count) * 100 / count);
@@ -381,6 +411,15 @@ nomem:
  */
 void ftrace_module_enable(struct module *mod)
 {
+	struct ftrace_group *g;
+
+	/* Only now does kallsyms know the module (it is no longer UNFORMED). */
+	mutex_lock(&ftrace_lock);
+	g = mod_group(mod);
+	if (g)
+		ftrace_update_tot_cnt -= retire_dead_sites(g);
+	mutex_unlock(&ftrace_lock);
+
 	ftrace_mod_loaded(mod);
 	mutex_lock(&ftrace_lock);
 	if (!ftrace_dead && mod_group(mod))

@@ -16,6 +16,13 @@
 #define MCOUNT_ADDR		((unsigned long)(__fentry__))
 #define MCOUNT_INSN_SIZE	5
 
+/*
+ * ... right at its start or after an ENDBR: a site farther in is in the
+ * body of a weak function the linker overrode (dead code).
+ */
+#include <asm/ibt.h>
+#define FTRACE_SITE_MAX_OFFSET	ENDBR_INSN_SIZE
+
 #ifndef __ASSEMBLY__
 extern void __fentry__(void);
 
