@@ -372,10 +372,12 @@ static void rec_group_find(struct kunit *test)
 	struct ftrace_group *g = synthetic_group(test);
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		KUNIT_EXPECT_EQ_MSG(test,
-				    rec_index(g, ftrace_group_find(g, cases[i].start, cases[i].end)),
-				    cases[i].want, "[%#lx, %#lx]", cases[i].start, cases[i].end);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct dyn_ftrace *rec = ftrace_group_find(g, cases[i].start, cases[i].end);
+
+		KUNIT_EXPECT_EQ_MSG(test, rec_index(g, rec), cases[i].want,
+				    "[%#lx, %#lx]", cases[i].start, cases[i].end);
+	}
 	ftrace_group_destroy(g);
 }
 

@@ -35,15 +35,16 @@ struct init_syms {
 /* Readers walk it under RCU (kallsyms may ask from any context). */
 static LIST_HEAD(init_syms_list);
 
+typedef void (*init_func_fn)(void *arg, unsigned long fstart,
+			     unsigned long size, const char *name);
+
 /*
  * Call @fn for each distinct function with a call site of @g in
  * [@start, @end) that kallsyms still names.
  */
-static unsigned int for_each_init_func(struct ftrace_group *g, unsigned long start,
-				       unsigned long end, char *buf,
-				       void (*fn)(void *arg, unsigned long fstart,
-						  unsigned long size, const char *name),
-				       void *arg)
+static unsigned int walk_init_funcs(struct ftrace_group *g, unsigned long start,
+				    unsigned long end, char *buf,
+				    init_func_fn fn, void *arg)
 {
 	unsigned long size, off, last = 0;
 	struct dyn_ftrace *rec;
@@ -111,7 +112,7 @@ void ftrace_save_init_syms(struct ftrace_group *g, unsigned long start,
 	buf = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
 	if (!buf)
 		return;
-	n = for_each_init_func(g, start, end, buf, count_name, &st);
+	n = walk_init_funcs(g, start, end, buf, count_name, &st);
 	if (!n)
 		goto out;
 	st.is = kvzalloc(struct_size(st.is, syms, n) + st.names_len, GFP_KERNEL);
@@ -120,7 +121,7 @@ void ftrace_save_init_syms(struct ftrace_group *g, unsigned long start,
 	st.is->mod = g->mod;
 	st.is->names = (char *)&st.is->syms[n];
 	st.names_len = 0;
-	for_each_init_func(g, start, end, buf, fill_name, &st);
+	walk_init_funcs(g, start, end, buf, fill_name, &st);
 	list_add_tail_rcu(&st.is->list, &init_syms_list);
 out:
 	kfree(buf);

@@ -105,12 +105,12 @@ u32 ftrace_rec_wanted(u32 flags, bool enabled)
 static void recount(void)
 {
 	struct ftrace_group *g;
+	struct ftrace_ops *list = rcu_dereference_protected(ftrace_ops_list, 1);
 	struct dyn_ftrace *rec;
 
 	for_each_ftrace_group(g) {
 		for_each_group_rec(g, rec)
-			rec->flags = ftrace_rec_recount(rec->flags, ftrace_rec_ip(g, rec),
-							rcu_dereference_protected(ftrace_ops_list, 1));
+			rec->flags = ftrace_rec_recount(rec->flags, ftrace_rec_ip(g, rec), list);
 		cond_resched();
 	}
 }
@@ -229,8 +229,8 @@ int ftrace_apply(void)
 	if (patch_sites())
 		return -ENODEV;
 	if (func != ftrace_ops_list_func) {
-		/* Published before any CPU can reach the new callback. */
 		WRITE_ONCE(function_trace_op, op);
+		/* Published before any CPU can reach the new callback. */
 		smp_wmb();
 	}
 	if (ftrace_set_callback(func))
