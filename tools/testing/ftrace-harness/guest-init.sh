@@ -15,10 +15,20 @@ OUT=/tmp/out
 
 say() { echo "harness-guest: $*"; }
 
+# The sysrq power-off runs asynchronously and takes the 9p root away
+# while it proceeds, so the wait must not exec anything from it (an
+# external sleep then fails at once and PID 1 would exit, a panic, before
+# the power-off completes): bash's own read times out on a FIFO in tmpfs.
 poweroff_now() {
 	sync
 	echo o > /proc/sysrq-trigger
-	sleep 30
+	if [ -p /run/harness-never ]; then
+		read -r -t 30 <> /run/harness-never
+	else
+		local end=$((SECONDS + 30))
+
+		while [ $SECONDS -lt $end ]; do :; done
+	fi
 	say "power-off did not happen"
 	exit 1
 }
@@ -31,6 +41,7 @@ mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /run
+mkfifo /run/harness-never	# poweroff_now() waits on it
 
 # Make directory $1 writable while the host's files in it stay visible
 # (the repository itself may live under /tmp or /root): an overlay with a
