@@ -96,8 +96,9 @@ typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
  * SAVE_REGS_IF_SUPPORTED, RECURSION, IPMODIFY, PID, RCU, PERMANENT, STUB)
  * before registering and must not change them while registered; the core
  * owns the state flags (ENABLED, DYNAMIC, INITIALIZED, DELETED, ADDING,
- * REMOVING, MODIFYING, ALLOC_TRAMP).  The values are kept from upstream
- * because clients test them.
+ * REMOVING, MODIFYING, ALLOC_TRAMP).  Clients name the flags, never their
+ * values, so the values follow that split: attributes in the low bits,
+ * core state from bit 16.
  *
  * RECURSION asks the core to protect the callback against recursion;
  * without it the callback protects itself.  RCU asks to be called only
@@ -108,24 +109,27 @@ typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
  * of them may own a call site.
  */
 enum {
-	FTRACE_OPS_FL_ENABLED			= BIT(0),
-	FTRACE_OPS_FL_DYNAMIC			= BIT(1),
-	FTRACE_OPS_FL_SAVE_REGS			= BIT(2),
-	FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED	= BIT(3),
-	FTRACE_OPS_FL_RECURSION			= BIT(4),
-	FTRACE_OPS_FL_STUB			= BIT(5),
-	FTRACE_OPS_FL_INITIALIZED		= BIT(6),
-	FTRACE_OPS_FL_DELETED			= BIT(7),
-	FTRACE_OPS_FL_ADDING			= BIT(8),
-	FTRACE_OPS_FL_REMOVING			= BIT(9),
-	FTRACE_OPS_FL_MODIFYING			= BIT(10),
-	FTRACE_OPS_FL_ALLOC_TRAMP		= BIT(11),
-	FTRACE_OPS_FL_IPMODIFY			= BIT(12),
-	FTRACE_OPS_FL_PID			= BIT(13),
-	FTRACE_OPS_FL_RCU			= BIT(14),
-	FTRACE_OPS_FL_TRACE_ARRAY		= BIT(15),
-	FTRACE_OPS_FL_PERMANENT			= BIT(16),
-	FTRACE_OPS_FL_DIRECT			= BIT(17),
+	/* Attributes: set by the owner before registering */
+	FTRACE_OPS_FL_SAVE_REGS			= BIT(0),
+	FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED	= BIT(1),
+	FTRACE_OPS_FL_RECURSION			= BIT(2),
+	FTRACE_OPS_FL_RCU			= BIT(3),
+	FTRACE_OPS_FL_IPMODIFY			= BIT(4),
+	FTRACE_OPS_FL_PID			= BIT(5),
+	FTRACE_OPS_FL_TRACE_ARRAY		= BIT(6),
+	FTRACE_OPS_FL_PERMANENT			= BIT(7),
+	FTRACE_OPS_FL_STUB			= BIT(8),
+	FTRACE_OPS_FL_DIRECT			= BIT(9),
+
+	/* State: kept by the core */
+	FTRACE_OPS_FL_INITIALIZED		= BIT(16),
+	FTRACE_OPS_FL_DYNAMIC			= BIT(17),
+	FTRACE_OPS_FL_ENABLED			= BIT(18),
+	FTRACE_OPS_FL_ADDING			= BIT(19),
+	FTRACE_OPS_FL_MODIFYING			= BIT(20),
+	FTRACE_OPS_FL_REMOVING			= BIT(21),
+	FTRACE_OPS_FL_DELETED			= BIT(22),
+	FTRACE_OPS_FL_ALLOC_TRAMP		= BIT(23),
 };
 
 /* Requests to an ops' ops_func (IPMODIFY sharing with direct calls) */

@@ -39,12 +39,15 @@ int ftrace_allocate_ftrace_ops(struct trace_array *tr)
 
 	if (tr->flags & TRACE_ARRAY_FL_GLOBAL)
 		return 0;
-	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
+	/* Does nothing until the function tracer gives it a callback. */
+	ops = kmalloc(sizeof(*ops), GFP_KERNEL);
 	if (!ops)
 		return -ENOMEM;
-	ops->func = ftrace_stub;
-	ops->flags = FTRACE_OPS_FL_PID | FTRACE_OPS_FL_TRACE_ARRAY;
-	ops->private = tr;
+	*ops = (struct ftrace_ops) {
+		.func	= ftrace_stub,
+		.flags	= FTRACE_OPS_FL_PID | FTRACE_OPS_FL_TRACE_ARRAY,
+		.private = tr,
+	};
 	tr->ops = ops;
 	return 0;
 }
