@@ -517,7 +517,76 @@ typedef int (*trace_func_graph_ent_t)(struct ftrace_graph_ent *);
 extern int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace);
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
-#error "the function graph tracer is not part of this core yet (issue 4)"
+/* __switch_to() changes current: a return hooked there would pop the wrong stack. */
+#define __notrace_funcgraph	notrace
+
+/* Depth of a task's return stack; the graph output sizes its arrays by it. */
+#define FTRACE_RETFUNC_DEPTH	50
+
+/**
+ * struct ftrace_ret_stack - one hooked call on a task's return stack
+ * @ret: the real return address
+ * @func: the traced function (its call site)
+ * @calltime: trace_clock_local() at entry (moved on by sleep time when
+ *	sleep-time is off)
+ * @subtime: time of hooked children, for the profiler's self time
+ * @retp: where on the kernel stack @ret was (and return_to_handler is)
+ */
+struct ftrace_ret_stack {
+	unsigned long		ret;
+	unsigned long		func;
+	unsigned long long	calltime;
+	unsigned long long	subtime;
+	unsigned long		*retp;
+};
+
+struct fgraph_ops {
+	trace_func_graph_ent_t	entryfunc;
+	trace_func_graph_ret_t	retfunc;
+};
+
+int register_ftrace_graph(struct fgraph_ops *gops);
+void unregister_ftrace_graph(struct fgraph_ops *gops);
+
+DECLARE_STATIC_KEY_FALSE(kill_ftrace_graph);
+
+static inline bool ftrace_graph_is_dead(void)
+{
+	return static_branch_unlikely(&kill_ftrace_graph);
+}
+
+void ftrace_graph_stop(void);
+
+/* Where a hooked function returns to; never called. */
+extern void return_to_handler(void);
+int function_graph_enter(unsigned long ret, unsigned long func,
+			 unsigned long frame_pointer, unsigned long *retp);
+unsigned long ftrace_return_to_handler(unsigned long frame_pointer);
+
+struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task_struct *task, int idx);
+unsigned long ftrace_graph_ret_addr(struct task_struct *task, int *idx,
+				    unsigned long ret, unsigned long *retp);
+
+void ftrace_graph_init_task(struct task_struct *t);
+void ftrace_graph_exit_task(struct task_struct *t);
+void ftrace_graph_init_idle_task(struct task_struct *t, int cpu);
+
+static inline void pause_graph_tracing(void)
+{
+	atomic_inc(&current->tracing_graph_pause);
+}
+
+static inline void unpause_graph_tracing(void)
+{
+	atomic_dec(&current->tracing_graph_pause);
+}
+
+#ifndef ftrace_graph_func
+#define ftrace_graph_func	ftrace_stub
+#define FTRACE_OPS_GRAPH_STUB	FTRACE_OPS_FL_STUB
+#else
+#define FTRACE_OPS_GRAPH_STUB	0
+#endif
 #else
 #define __notrace_funcgraph
 static inline void ftrace_graph_init_task(struct task_struct *t) { }

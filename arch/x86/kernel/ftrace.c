@@ -173,3 +173,50 @@ bool is_ftrace_trampoline(unsigned long addr)
 {
 	return false;
 }
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+/**
+ * prepare_ftrace_return - hook a traced function's return
+ * @ip: the function's call site
+ * @parent: the stack slot holding its return address
+ * @frame_pointer: unused on x86_64 (0)
+ *
+ * If the graph core accepts the call, the function returns into
+ * return_to_handler instead of its caller.
+ */
+void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
+			   unsigned long frame_pointer)
+{
+	unsigned long hook = (unsigned long)return_to_handler;
+	int bit;
+
+	/*
+	 * Resuming from suspend runs traced code on a stack outside the
+	 * kernel half, before current can be trusted.
+	 */
+	if (unlikely((long)__builtin_frame_address(0) >= 0))
+		return;
+	if (unlikely(ftrace_graph_is_dead() ||
+		     atomic_read(&current->tracing_graph_pause)))
+		return;
+	bit = ftrace_test_recursion_trylock(ip, *parent);
+	if (bit < 0)
+		return;
+	if (!function_graph_enter(*parent, ip, frame_pointer, parent))
+		*parent = hook;
+	ftrace_test_recursion_unlock(bit);
+}
+
+/**
+ * ftrace_graph_func - the graph core's ops callback
+ * @ip: the call site
+ * @parent_ip: the caller
+ * @op: the graph ops
+ * @fregs: the trampoline's frame; regs.sp points at the return slot
+ */
+void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	prepare_ftrace_return(ip, (unsigned long *)kernel_stack_pointer(&fregs->regs), 0);
+}
+#endif /* CONFIG_FUNCTION_GRAPH_TRACER */

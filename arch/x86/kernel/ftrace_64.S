@@ -20,6 +20,7 @@
 #include <asm/ftrace.h>
 #include <asm/export.h>
 #include <asm/nospec-branch.h>
+#include <asm/unwind_hints.h>
 
 	.code64
 	.section .text, "ax"
@@ -121,3 +122,38 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	addq	$FRAME_SIZE, %rsp
 	RET
 SYM_FUNC_END(ftrace_regs_caller)
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+/* The return callback of a graph user that wants none. */
+SYM_FUNC_START(ftrace_stub_graph)
+	RET
+SYM_FUNC_END(ftrace_stub_graph)
+
+/*
+ * A hooked function's ret lands here instead of in its caller (the graph
+ * entry swapped the return address on the stack).  The function's return
+ * value is in rax (and rdx): keep both across the C call, which pops this
+ * task's return stack, runs the return callback and gives back the real
+ * return address.  Nothing calls or jumps here, so there is no ENDBR and
+ * no frame for ORC.  The way out is a call whose return slot is then
+ * overwritten with the real address: no indirect jump (IBT), and the
+ * return predictor stays paired.
+ */
+SYM_CODE_START(return_to_handler)
+	UNWIND_HINT_EMPTY
+	ANNOTATE_NOENDBR
+	pushq	%rdx
+	pushq	%rax
+	movq	%rbp, %rdi
+	call	ftrace_return_to_handler
+	movq	%rax, %rdi
+	popq	%rax
+	popq	%rdx
+	ANNOTATE_INTRA_FUNCTION_CALL
+	call	.Lgraph_ret
+	int3
+.Lgraph_ret:
+	movq	%rdi, (%rsp)
+	RET
+SYM_CODE_END(return_to_handler)
+#endif /* CONFIG_FUNCTION_GRAPH_TRACER */

@@ -46,7 +46,23 @@ arch_ftrace_get_regs(struct ftrace_regs *fregs)
 /* Where ftrace_regs_caller returns to (livepatch redirects a call). */
 #define ftrace_instruction_pointer_set(fregs, new_ip)	\
 	((fregs)->regs.ip = (new_ip))
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+/*
+ * The graph tracer is an ordinary ops: its callback swaps the return
+ * address that regs.sp points at for return_to_handler.
+ */
+struct ftrace_ops;
+#define ftrace_graph_func ftrace_graph_func
+void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs);
+void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
+			   unsigned long frame_pointer);
+#endif
 #endif /* CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS */
+
+/* Return-stack entries remember where on the stack they hooked a return. */
+#define HAVE_FUNCTION_GRAPH_RET_ADDR_PTR
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 /* Nothing per site beyond the generic record. */
