@@ -531,6 +531,8 @@ extern int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace);
  *	sleep-time is off)
  * @subtime: time of hooked children, for the profiler's self time
  * @retp: where on the kernel stack @ret was (and return_to_handler is)
+ * @gops: the graph user whose entry callback took the call; its return
+ *	callback runs only if it is still the registered user
  */
 struct ftrace_ret_stack {
 	unsigned long		ret;
@@ -538,8 +540,14 @@ struct ftrace_ret_stack {
 	unsigned long long	calltime;
 	unsigned long long	subtime;
 	unsigned long		*retp;
+	struct fgraph_ops	*gops;
 };
 
+/**
+ * struct fgraph_ops - a user of the graph core
+ * @entryfunc: called at a function's entry; nonzero hooks its return
+ * @retfunc: called when a hooked function returns
+ */
 struct fgraph_ops {
 	trace_func_graph_ent_t	entryfunc;
 	trace_func_graph_ret_t	retfunc;
@@ -561,7 +569,7 @@ void ftrace_graph_stop(void);
 extern void return_to_handler(void);
 int function_graph_enter(unsigned long ret, unsigned long func,
 			 unsigned long frame_pointer, unsigned long *retp);
-unsigned long ftrace_return_to_handler(unsigned long frame_pointer);
+unsigned long ftrace_return_to_handler(unsigned long retval);
 
 struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task_struct *task, int idx);
 unsigned long ftrace_graph_ret_addr(struct task_struct *task, int *idx,

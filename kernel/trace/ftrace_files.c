@@ -315,7 +315,15 @@ static int notrace_open(struct inode *inode, struct file *file)
 				 inode, file);
 }
 
-static loff_t filter_lseek(struct file *file, loff_t offset, int whence)
+/**
+ * ftrace_filter_lseek - llseek of a filter file
+ * @file: the file
+ * @offset: as lseek(2)
+ * @whence: as lseek(2)
+ *
+ * Return: the new position (always 0 for a file open only for writing).
+ */
+loff_t ftrace_filter_lseek(struct file *file, loff_t offset, int whence)
 {
 	if (file->f_mode & FMODE_READ)
 		return seq_lseek(file, offset, whence);
@@ -323,7 +331,16 @@ static loff_t filter_lseek(struct file *file, loff_t offset, int whence)
 	return 0;
 }
 
-static ssize_t filter_read(struct file *file, char __user *ubuf, size_t cnt,
+/**
+ * ftrace_filter_read - read handler of a filter file
+ * @file: the file
+ * @ubuf: the user's buffer
+ * @cnt: its size
+ * @ppos: file position
+ *
+ * Return: bytes read, or -EBADF for a file not open for reading.
+ */
+ssize_t ftrace_filter_read(struct file *file, char __user *ubuf, size_t cnt,
 			   loff_t *ppos)
 {
 	if (!(file->f_mode & FMODE_READ))
@@ -333,17 +350,17 @@ static ssize_t filter_read(struct file *file, char __user *ubuf, size_t cnt,
 
 static const struct file_operations filter_fops = {
 	.open		= filter_open,
-	.read		= filter_read,
+	.read		= ftrace_filter_read,
 	.write		= ftrace_filter_write,
-	.llseek		= filter_lseek,
+	.llseek		= ftrace_filter_lseek,
 	.release	= ftrace_regex_release,
 };
 
 static const struct file_operations notrace_fops = {
 	.open		= notrace_open,
-	.read		= filter_read,
+	.read		= ftrace_filter_read,
 	.write		= ftrace_notrace_write,
-	.llseek		= filter_lseek,
+	.llseek		= ftrace_filter_lseek,
 	.release	= ftrace_regex_release,
 };
 
@@ -415,6 +432,7 @@ void ftrace_init_tracefs_toplevel(struct trace_array *tr, struct dentry *d_trace
 	trace_create_file("enabled_functions", TRACE_MODE_READ,
 			  d_tracer, NULL, &enabled_fops);
 	ftrace_create_filter_files(tr, d_tracer);
+	fgraph_create_files(d_tracer);
 	if (IS_ENABLED(CONFIG_FTRACE_ANOMALY_TEST))
 		trace_create_file("ftrace_inject_mismatch", TRACE_MODE_WRITE,
 				  d_tracer, NULL, &inject_fops);

@@ -52,5 +52,8 @@ int ftrace_filter_seq_open(struct ftrace_filter_file *ff, struct file *file);
 void ftrace_filter_seq_release(struct ftrace_filter_file *ff,
 			       struct inode *inode, struct file *file);
 struct ftrace_filter_file *ftrace_filter_file_of(struct file *file);
+ssize_t ftrace_filter_read(struct file *file, char __user *ubuf, size_t cnt,
+			   loff_t *ppos);
+loff_t ftrace_filter_lseek(struct file *file, loff_t offset, int whence);
 
 #endif /* _KERNEL_TRACE_FTRACE_FILES_H */

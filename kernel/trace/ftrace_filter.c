@@ -155,6 +155,9 @@ static int edit_token(struct ftrace_filter_edit *e, char *token,
 		}
 		return ftrace_pattern_add(batch, token, param);
 	}
+	/* Commands belong to a trace array's set_ftrace_filter. */
+	if (!e->tr)
+		return -EINVAL;
 	return ftrace_run_command(e->tr, e->hash, token, cmd, param, !e->notr);
 }
 
@@ -242,8 +245,11 @@ int ftrace_filter_edit_end(struct ftrace_filter_edit *e, bool commit)
 		e->hash->flags &= ~FTRACE_HASH_FL_MOD;
 		if (cache && !list_empty(cache))
 			e->hash->flags |= FTRACE_HASH_FL_MOD;
-		ret = ftrace_ops_set_hashes(e->ops, e->notr ? NULL : e->hash,
-					    e->notr ? e->hash : NULL);
+		if (fgraph_is_filter_ops(e->ops))
+			ret = fgraph_set_filter_hash(e->notr, e->hash);
+		else
+			ret = ftrace_ops_set_hashes(e->ops, e->notr ? NULL : e->hash,
+						    e->notr ? e->hash : NULL);
 	} else {
 		ftrace_hash_free(e->hash);
 	}

@@ -223,6 +223,26 @@ static inline void ftrace_save_init_syms(struct ftrace_group *g,
 static inline void ftrace_drop_init_syms(struct module *mod) { }
 #endif
 
+/* ---- The graph core (fgraph_ops.c, fgraph_stack.c, fgraph_filter.c) ---- */
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+extern struct fgraph_ops *fgraph_user;
+extern bool fgraph_stacks_wanted;
+
+struct ftrace_ret_stack *fgraph_stack_alloc(gfp_t gfp);
+void fgraph_stack_give(struct task_struct *t, struct ftrace_ret_stack *stack);
+bool fgraph_is_filter_ops(struct ftrace_ops *ops);
+int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash);
+void fgraph_create_files(struct dentry *parent);
+#else
+static inline bool fgraph_is_filter_ops(struct ftrace_ops *ops) { return false; }
+static inline int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash)
+{
+	return -ENODEV;
+}
+static inline void fgraph_create_files(struct dentry *parent) { }
+#endif
+
 /* Anomaly injection for the tests (ftrace_files.c) */
 extern atomic_t ftrace_inject_mismatch;
 

@@ -338,14 +338,32 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_function);
 
+/*
+ * Whether hashes are in use on the call path: the graph ops shares
+ * global_ops' hashes, so the top-level filter drives the graph tracer's
+ * sites even while the function tracer (global_ops) is off.
+ */
+static bool hashes_live(struct ftrace_ops_hash *h)
+{
+	struct ftrace_ops *op;
+
+	for (op = rcu_dereference_protected(ftrace_ops_list, 1);
+	     op != &ftrace_list_end;
+	     op = rcu_dereference_protected(op->next, 1)) {
+		if (op->func_hash == h)
+			return true;
+	}
+	return false;
+}
+
 /**
  * ftrace_ops_set_hashes - give an ops new filter and notrace hashes
  * @ops: the ops (registered or not)
  * @filter: the new filter hash, or NULL to keep the current one
  * @notr: the new notrace hash, or NULL to keep the current one
  *
- * Takes ownership of the new hashes whatever the result.  A registered
- * ops gets its sites re-patched; the old hashes are freed once no CPU can
+ * Takes ownership of the new hashes whatever the result.  If a registered
+ * ops uses these hashes (@ops or one sharing them), sites are re-patched; the old hashes are freed once no CPU can
  * be reading them.
  *
  * Context: ftrace_lock held.
@@ -356,8 +374,11 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 {
 	struct ftrace_ops_hash *h = ops->func_hash;
 	struct ftrace_hash *old_filter, *old_notrace;
-	bool live = ftrace_ops_registered(ops);
+	bool live;
 	int ret = 0;
+
+	ftrace_assert_locked();
+	live = hashes_live(h);
 
 	old_filter = rcu_dereference_protected(h->filter_hash, 1);
 	old_notrace = rcu_dereference_protected(h->notrace_hash, 1);

@@ -39,6 +39,18 @@ static struct profile_cpu **profiles;
 static DEFINE_MUTEX(profile_lock);
 static bool profile_enabled;
 
+/* graph-time: a function's time includes its children's (read in step 3) */
+static bool profile_graph_time = true;
+
+/**
+ * ftrace_graph_graph_time_control - the graph-time option
+ * @enable: count time spent in called functions in a function's time
+ */
+void ftrace_graph_graph_time_control(bool enable)
+{
+	WRITE_ONCE(profile_graph_time, enable);
+}
+
 static void profile_call(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct ftrace_regs *fregs)
 {

@@ -124,27 +124,22 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 SYM_FUNC_END(ftrace_regs_caller)
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
-/* The return callback of a graph user that wants none. */
-SYM_FUNC_START(ftrace_stub_graph)
-	RET
-SYM_FUNC_END(ftrace_stub_graph)
-
 /*
  * A hooked function's ret lands here instead of in its caller (the graph
  * entry swapped the return address on the stack).  The function's return
  * value is in rax (and rdx): keep both across the C call, which pops this
- * task's return stack, runs the return callback and gives back the real
- * return address.  Nothing calls or jumps here, so there is no ENDBR and
- * no frame for ORC.  The way out is a call whose return slot is then
- * overwritten with the real address: no indirect jump (IBT), and the
- * return predictor stays paired.
+ * task's return stack, runs the return callback with rax as the return
+ * value, and gives back the real return address.  Nothing calls or jumps
+ * here, so there is no ENDBR, and no frame for ORC to walk past.  The way
+ * out is a call whose return slot is then overwritten with the real
+ * address: no indirect jump (IBT), and the return predictor stays paired.
  */
 SYM_CODE_START(return_to_handler)
 	UNWIND_HINT_EMPTY
 	ANNOTATE_NOENDBR
 	pushq	%rdx
 	pushq	%rax
-	movq	%rbp, %rdi
+	movq	%rax, %rdi
 	call	ftrace_return_to_handler
 	movq	%rax, %rdi
 	popq	%rax
@@ -154,6 +149,7 @@ SYM_CODE_START(return_to_handler)
 	int3
 .Lgraph_ret:
 	movq	%rdi, (%rsp)
+	UNWIND_HINT_FUNC
 	RET
 SYM_CODE_END(return_to_handler)
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */

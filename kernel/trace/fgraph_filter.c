@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * set_graph_function and set_graph_notrace: which functions the graph
+ * tracers start tracing at, and which they leave out with everything they
+ * call.  trace.h reads the two hashes on every hooked entry.
+ *
+ * The files are filter files like set_ftrace_filter (same parser, same
+ * one-pass matching, each write all or nothing, a failed ">" keeps the
+ * set) of a private ops that is never registered: its hashes are the two
+ * graph hashes, and committing an edit publishes the new hash to the
+ * readers in trace.h instead of re-patching sites.
+ */
+#include <linux/ftrace.h>
+#include <linux/init.h>
+#include <linux/rcupdate.h>
+#include <asm/setup.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+#include "ftrace_files.h"
+
+struct ftrace_hash __rcu *ftrace_graph_hash;
+struct ftrace_hash __rcu *ftrace_graph_notrace_hash;
+
+static struct ftrace_ops fgraph_filter_ops = {
+	.func		= ftrace_stub,
+	.flags		= FTRACE_OPS_FL_INITIALIZED | FTRACE_OPS_FL_STUB,
+	.func_hash	= &fgraph_filter_ops.local_hash,
+	.local_hash.regex_lock = __MUTEX_INITIALIZER(fgraph_filter_ops.local_hash.regex_lock),
+};
+
+/**
+ * fgraph_is_filter_ops - whether an ops is the graph filter files' one
+ * @ops: the ops of a filter edit
+ *
+ * Return: true for set_graph_function / set_graph_notrace.
+ */
+bool fgraph_is_filter_ops(struct ftrace_ops *ops)
+{
+	return ops == &fgraph_filter_ops;
+}
+
+/**
+ * fgraph_set_filter_hash - install a new set_graph_function/notrace set
+ * @notr: set_graph_notrace rather than set_graph_function
+ * @hash: the new set; owned by the graph filter from now on
+ *
+ * Context: ftrace_lock held.
+ * Return: 0.
+ */
+int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash)
+{
+	struct ftrace_hash __rcu **pub = notr ? &ftrace_graph_notrace_hash :
+						&ftrace_graph_hash;
+	struct ftrace_ops_hash *h = &fgraph_filter_ops.local_hash;
+	struct ftrace_hash *old;
+
+	ftrace_assert_locked();
+	old = rcu_dereference_protected(*pub, 1);
+	rcu_assign_pointer(*pub, hash);
+	if (notr)
+		rcu_assign_pointer(h->notrace_hash, hash);
+	else
+		rcu_assign_pointer(h->filter_hash, hash);
+	/* Readers run with preemption disabled, in the graph entry callback. */
+	synchronize_rcu();
+	ftrace_hash_free(old);
+	return 0;
+}
+
+static int graph_function_open(struct inode *inode, struct file *file)
+{
+	return ftrace_regex_open(NULL, &fgraph_filter_ops, FTRACE_ITER_FILTER,
+				 inode, file);
+}
+
+static int graph_notrace_open(struct inode *inode, struct file *file)
+{
+	return ftrace_regex_open(NULL, &fgraph_filter_ops, FTRACE_ITER_NOTRACE,
+				 inode, file);
+}
+
+static const struct file_operations graph_function_fops = {
+	.open		= graph_function_open,
+	.read		= ftrace_filter_read,
+	.write		= ftrace_filter_write,
+	.llseek		= ftrace_filter_lseek,
+	.release	= ftrace_regex_release,
+};
+
+static const struct file_operations graph_notrace_fops = {
+	.open		= graph_notrace_open,
+	.read		= ftrace_filter_read,
+	.write		= ftrace_notrace_write,
+	.llseek		= ftrace_filter_lseek,
+	.release	= ftrace_regex_release,
+};
+
+/**
+ * fgraph_create_files - create set_graph_function and set_graph_notrace
+ * @parent: the top tracefs directory
+ */
+void fgraph_create_files(struct dentry *parent)
+{
+	trace_create_file("set_graph_function", TRACE_MODE_WRITE, parent, NULL,
+			  &graph_function_fops);
+	trace_create_file("set_graph_notrace", TRACE_MODE_WRITE, parent, NULL,
+			  &graph_notrace_fops);
+}
+
+/* ---- Boot parameters ---- */
+
+static char boot_graph_filter[COMMAND_LINE_SIZE] __initdata;
+static char boot_graph_notrace[COMMAND_LINE_SIZE] __initdata;
+
+static int __init set_boot_graph_filter(char *str)
+{
+	strscpy(boot_graph_filter, str, sizeof(boot_graph_filter));
+	return 1;
+}
+__setup("ftrace_graph_filter=", set_boot_graph_filter);
+
+static int __init set_boot_graph_notrace(char *str)
+{
+	strscpy(boot_graph_notrace, str, sizeof(boot_graph_notrace));
+	return 1;
+}
+__setup("ftrace_graph_notrace=", set_boot_graph_notrace);
+
+static int __init set_boot_graph_max_depth(char *str)
+{
+	unsigned int depth;
+
+	if (kstrtouint(str, 0, &depth))
+		return 0;
+	fgraph_max_depth = depth;
+	return 1;
+}
+__setup("ftrace_graph_max_depth=", set_boot_graph_max_depth);
+
+static int __init apply_boot_graph_filters(void)
+{
+	if (boot_graph_filter[0])
+		ftrace_set_early_filter(&fgraph_filter_ops, boot_graph_filter, 1);
+	if (boot_graph_notrace[0])
+		ftrace_set_early_filter(&fgraph_filter_ops, boot_graph_notrace, 0);
+	return 0;
+}
+core_initcall(apply_boot_graph_filters);

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The graph core's users: registering one, giving every task a return
+ * stack, the ftrace_ops that hooks the calls, sleep time, and the switch
+ * that stops the graph for good.
+ *
+ * One user at a time (the function_graph tracer, the irqsoff/wakeup
+ * tracers' graph mode, the profiler, the boot self-test); a second gets
+ * -EBUSY, as upstream.  The hooked sites are those of the top-level
+ * set_ftrace_filter / set_ftrace_notrace: the graph ops shares
+ * global_ops' hashes.
+ *
+ * Locking: ftrace_lock serialises registration with the core.  The call
+ * path reads fgraph_user once per entry and once per return, without a
+ * lock.
+ */
+#include <linux/ftrace.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <trace/events/sched.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+
+/* Tasks given a stack per pass of the task walk, allocated beforehand. */
+#define STACK_BATCH	32
+
+DEFINE_STATIC_KEY_FALSE(kill_ftrace_graph);
+EXPORT_SYMBOL_GPL(kill_ftrace_graph);
+
+struct fgraph_ops *fgraph_user __read_mostly;
+bool fgraph_stacks_wanted __read_mostly;
+
+/* sleep-time: a hooked call's duration includes the time it slept */
+static bool fgraph_sleep_time = true;
+static bool fgraph_probe_on;
+
+static struct ftrace_ops graph_ops = {
+	.func		= ftrace_graph_func,
+	.flags		= FTRACE_OPS_FL_INITIALIZED | FTRACE_OPS_GRAPH_STUB,
+	.func_hash	= &global_ops.local_hash,
+	.local_hash.regex_lock = __MUTEX_INITIALIZER(graph_ops.local_hash.regex_lock),
+};
+
+/**
+ * ftrace_graph_entry_stub - the entry callback of a user that wants none
+ * @trace: the entry
+ *
+ * Return: 0, the call is not hooked.
+ */
+int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace)
+{
+	return 0;
+}
+
+/**
+ * ftrace_graph_stop - stop hooking calls, for good
+ *
+ * For a corrupted return stack or a self-test that saw the graph hang.
+ * Calls already hooked still return through the handler.
+ */
+void ftrace_graph_stop(void)
+{
+	static_branch_enable(&kill_ftrace_graph);
+}
+
+/*
+ * Give every task without a return stack one.  Stacks are allocated in
+ * batches outside the task walk (it runs under RCU and cannot sleep),
+ * and the walk is repeated until it finds no task left without one.
+ * Tasks forked meanwhile get theirs from ftrace_graph_init_task(), which
+ * checks fgraph_stacks_wanted, raised before the first walk.
+ */
+static int give_all_tasks_stacks(void)
+{
+	struct ftrace_ret_stack *batch[STACK_BATCH];
+	struct task_struct *g, *t;
+	int n, used, cpu;
+
+	do {
+		for (n = 0; n < STACK_BATCH; n++) {
+			batch[n] = fgraph_stack_alloc(GFP_KERNEL);
+			if (!batch[n])
+				break;
+		}
+		if (!n)
+			return -ENOMEM;
+		used = 0;
+		rcu_read_lock();
+		for_each_process_thread(g, t) {
+			if (t->ret_stack)
+				continue;
+			if (used == n)
+				goto full;
+			fgraph_stack_give(t, batch[used++]);
+		}
+full:
+		rcu_read_unlock();
+		while (used < n)
+			kfree(batch[--n]);
+	} while (used && used == STACK_BATCH);
+
+	/* Idle tasks are not on the task list. */
+	for_each_online_cpu(cpu) {
+		t = idle_task(cpu);
+		if (!t->ret_stack)
+			ftrace_graph_init_idle_task(t, cpu);
+	}
+	return 0;
+}
+
+/*
+ * With sleep-time off, the time a task spent switched out is taken out of
+ * its hooked calls by moving their call times forward when it comes back.
+ */
+static void fgraph_sched_switch(void *ignore, bool preempt,
+				struct task_struct *prev,
+				struct task_struct *next,
+				unsigned int prev_state)
+{
+	unsigned long long now, slept;
+	int i;
+
+	if (READ_ONCE(fgraph_sleep_time))
+		return;
+	now = trace_clock_local();
+	prev->ftrace_timestamp = now;
+	if (!next->ret_stack || !next->ftrace_timestamp)
+		return;
+	slept = now - next->ftrace_timestamp;
+	for (i = 0; i < next->curr_ret_stack && i < FTRACE_RETFUNC_DEPTH; i++)
+		next->ret_stack[i].calltime += slept;
+}
+
+/**
+ * ftrace_graph_sleep_time_control - the sleep-time option
+ * @enable: count the time a hooked call sleeps in its duration
+ */
+void ftrace_graph_sleep_time_control(bool enable)
+{
+	WRITE_ONCE(fgraph_sleep_time, enable);
+}
+
+/**
+ * register_ftrace_graph - start hooking calls for a graph user
+ * @gops: the user
+ *
+ * Return: 0, -EBUSY if there is a user already, -ENODEV if the graph or
+ * ftrace was stopped for good, -ENOMEM.
+ */
+int register_ftrace_graph(struct fgraph_ops *gops)
+{
+	int ret;
+
+	mutex_lock(&ftrace_lock);
+	ret = -EBUSY;
+	if (fgraph_user)
+		goto out;
+	ret = -ENODEV;
+	if (ftrace_graph_is_dead() || ftrace_dead)
+		goto out;
+
+	WRITE_ONCE(fgraph_stacks_wanted, true);
+	ret = give_all_tasks_stacks();
+	if (ret)
+		goto unwanted;
+	if (!fgraph_probe_on) {
+		ret = register_trace_sched_switch(fgraph_sched_switch, NULL);
+		if (ret)
+			goto unwanted;
+		fgraph_probe_on = true;
+	}
+
+	WRITE_ONCE(fgraph_user, gops);
+	ret = ftrace_startup(&graph_ops, 0);
+	if (!ret)
+		goto out;
+	WRITE_ONCE(fgraph_user, NULL);
+unwanted:
+	WRITE_ONCE(fgraph_stacks_wanted, false);
+out:
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+/**
+ * unregister_ftrace_graph - stop hooking calls for a graph user
+ * @gops: the user
+ *
+ * When this returns no CPU runs @gops' entry callback; calls hooked
+ * before return without calling its return callback.  Tasks keep their
+ * stacks (freed when they exit) for the next user.
+ */
+void unregister_ftrace_graph(struct fgraph_ops *gops)
+{
+	mutex_lock(&ftrace_lock);
+	if (fgraph_user == gops) {
+		ftrace_shutdown(&graph_ops, 0);
+		WRITE_ONCE(fgraph_user, NULL);
+		WRITE_ONCE(fgraph_stacks_wanted, false);
+		/* No CPU is left in a return callback of @gops. */
+		synchronize_rcu_tasks_rude();
+	}
+	mutex_unlock(&ftrace_lock);
+}

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The graph core's return stack: what a hooked call remembers until it
+ * returns, per task.
+ *
+ * current->curr_ret_stack counts the live entries of current->ret_stack
+ * (0 = empty).  Only the task itself pushes and pops, from the traced
+ * function's prologue and from return_to_handler, so the stack needs no
+ * lock.  Interrupts and NMIs that hook calls of their own nest on the
+ * same stack: they push above us and have popped back before we run
+ * again.  That holds as long as a push claims its slot (bumps the count)
+ * before it fills it, and a pop releases the slot only after it is done
+ * reading it.
+ */
+#include <linux/ftrace.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+
+/* The stack's bytes: one allocation per task, never resized. */
+#define RET_STACK_BYTES	(FTRACE_RETFUNC_DEPTH * sizeof(struct ftrace_ret_stack))
+
+/*
+ * A return with nothing on the stack: the real return address is lost, so
+ * there is nowhere to go back to.  return_to_handler "returns" here.
+ */
+static void __noreturn fgraph_lost_return(void)
+{
+	panic("ftrace: a hooked return found an empty return stack\n");
+}
+
+/**
+ * function_graph_enter - hook a traced function's return
+ * @ret: the function's real return address
+ * @func: the function (its call site)
+ * @frame_pointer: unused on x86_64
+ * @retp: the stack slot holding @ret, where return_to_handler will be
+ *
+ * Called by the arch entry hook with recursion protection held.
+ *
+ * Return: 0 if the caller must swap @ret for return_to_handler, -EBUSY if
+ * the call is not hooked (no stack, stack full, no user or the user
+ * declined it).
+ */
+int function_graph_enter(unsigned long ret, unsigned long func,
+			 unsigned long frame_pointer, unsigned long *retp)
+{
+	struct task_struct *t = current;
+	struct ftrace_ret_stack *stack = READ_ONCE(t->ret_stack);
+	struct fgraph_ops *gops = READ_ONCE(fgraph_user);
+	struct ftrace_ret_stack *slot;
+	struct ftrace_graph_ent ent;
+	int idx;
+
+	if (!stack || !gops)
+		return -EBUSY;
+	/* The index was reset before the stack was published. */
+	smp_rmb();
+	idx = t->curr_ret_stack;
+	if (unlikely(idx >= FTRACE_RETFUNC_DEPTH)) {
+		atomic_inc(&t->trace_overrun);
+		return -EBUSY;
+	}
+
+	/* Claim the slot first: an interrupt from here on pushes above it. */
+	t->curr_ret_stack = idx + 1;
+	barrier();
+	slot = &stack[idx];
+	slot->ret = ret;
+	slot->func = func;
+	slot->calltime = trace_clock_local();
+	slot->subtime = 0;
+	slot->retp = retp;
+	slot->gops = gops;
+
+	ent.func = func;
+	ent.depth = idx;
+	if (gops->entryfunc(&ent))
+		return 0;
+
+	barrier();
+	t->curr_ret_stack = idx;
+	return -EBUSY;
+}
+
+/**
+ * ftrace_return_to_handler - pop a hooked return
+ * @retval: the hooked function's return value (rax), for the return
+ *	callback
+ *
+ * Called by return_to_handler only.  The return callback runs with the
+ * returning call still on the stack, so ftrace_graph_get_ret_stack()
+ * index 0 is that call while it runs (the profiler relies on it).
+ *
+ * Return: the address the hooked function really returns to.
+ */
+unsigned long ftrace_return_to_handler(unsigned long retval)
+{
+	struct task_struct *t = current;
+	struct ftrace_ret_stack *slot;
+	struct ftrace_graph_ret trace;
+	unsigned long ret;
+	int idx = t->curr_ret_stack - 1;
+
+	if (unlikely(idx < 0 || idx >= FTRACE_RETFUNC_DEPTH || !t->ret_stack)) {
+		ftrace_graph_stop();
+		WARN(1, "ftrace: return stack of %s/%d corrupted (%d entries)\n",
+		     t->comm, t->pid, idx + 1);
+		return (unsigned long)fgraph_lost_return;
+	}
+	slot = &t->ret_stack[idx];
+	ret = slot->ret;
+
+	/*
+	 * A user that was unregistered since the entry, or replaced by
+	 * another one, is not called: its state may be gone, and the new
+	 * user never saw the entry.  Preemption stays off from the check to
+	 * the end of the callback, so that unregistering can wait for it.
+	 */
+	preempt_disable_notrace();
+	if (slot->gops == READ_ONCE(fgraph_user)) {
+		trace.func = slot->func;
+		trace.depth = idx;
+		trace.calltime = slot->calltime;
+		trace.overrun = atomic_read(&t->trace_overrun);
+		trace.rettime = trace_clock_local();
+		slot->gops->retfunc(&trace);
+	}
+	preempt_enable_notrace();
+
+	barrier();
+	t->curr_ret_stack = idx;
+	return ret;
+}
+
+/**
+ * ftrace_graph_get_ret_stack - a hooked call of a task, innermost first
+ * @task: the task
+ * @idx: 0 for the innermost live call, 1 for its caller...
+ *
+ * Return: the entry, or NULL if @task has no such hooked call.
+ */
+struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task_struct *task,
+						    int idx)
+{
+	struct ftrace_ret_stack *stack = READ_ONCE(task->ret_stack);
+	int i = READ_ONCE(task->curr_ret_stack) - 1 - idx;
+
+	if (!stack || idx < 0 || i < 0 || i >= FTRACE_RETFUNC_DEPTH)
+		return NULL;
+	return &stack[i];
+}
+
+/**
+ * ftrace_graph_ret_addr - the real return address behind a hooked one
+ * @task: the task whose stack is being unwound
+ * @idx: unused (entries are found by @retp)
+ * @ret: the return address found on the stack
+ * @retp: where on the stack it was found
+ *
+ * Stack traces and the unwinder call this for every return address they
+ * see, so that a trace taken inside a traced function shows its caller
+ * rather than return_to_handler.
+ *
+ * Return: the real return address, or @ret if it was not hooked.
+ */
+unsigned long ftrace_graph_ret_addr(struct task_struct *task, int *idx,
+				    unsigned long ret, unsigned long *retp)
+{
+	unsigned long hook = (unsigned long)
+		dereference_kernel_function_descriptor(return_to_handler);
+	struct ftrace_ret_stack *stack;
+	int i;
+
+	if (ret != hook || !retp)
+		return ret;
+	stack = READ_ONCE(task->ret_stack);
+	if (!stack)
+		return ret;
+	i = min_t(int, READ_ONCE(task->curr_ret_stack), FTRACE_RETFUNC_DEPTH);
+	while (--i >= 0) {
+		if (stack[i].retp == retp)
+			return stack[i].ret;
+	}
+	return ret;
+}
+
+/**
+ * fgraph_stack_alloc - a new, empty return stack
+ * @gfp: allocation flags
+ *
+ * Return: the stack, or NULL.
+ */
+struct ftrace_ret_stack *fgraph_stack_alloc(gfp_t gfp)
+{
+	return kmalloc(RET_STACK_BYTES, gfp);
+}
+
+/**
+ * fgraph_stack_give - give a task a return stack
+ * @t: a task without one (not running in the graph core's push path)
+ * @stack: an empty stack
+ *
+ * The count is reset before the stack is published, so the task's next
+ * push, on whichever CPU, starts from an empty stack.
+ */
+void fgraph_stack_give(struct task_struct *t, struct ftrace_ret_stack *stack)
+{
+	t->curr_ret_stack = 0;
+	t->curr_ret_depth = 0;
+	atomic_set(&t->trace_overrun, 0);
+	t->ftrace_timestamp = 0;
+	smp_wmb();
+	WRITE_ONCE(t->ret_stack, stack);
+}
+
+/**
+ * ftrace_graph_init_task - a new task's graph state (from copy_process())
+ * @t: the child; a copy of its parent, not running yet
+ *
+ * Drops the parent's stack and counters inherited by the copy, and gives
+ * the child a stack of its own while a graph user is registered.  If that
+ * allocation fails the child is simply never hooked.
+ */
+void ftrace_graph_init_task(struct task_struct *t)
+{
+	t->ret_stack = NULL;
+	t->curr_ret_stack = 0;
+	t->curr_ret_depth = 0;
+	atomic_set(&t->tracing_graph_pause, 0);
+	atomic_set(&t->trace_overrun, 0);
+	t->ftrace_timestamp = 0;
+	if (READ_ONCE(fgraph_stacks_wanted)) {
+		struct ftrace_ret_stack *stack = fgraph_stack_alloc(GFP_KERNEL);
+
+		if (stack)
+			fgraph_stack_give(t, stack);
+	}
+}
+
+/**
+ * ftrace_graph_exit_task - free a dead task's return stack
+ * @t: the task, from free_task(); it never runs again
+ *
+ * Context: any, possibly an RCU callback: does not sleep.
+ */
+void ftrace_graph_exit_task(struct task_struct *t)
+{
+	struct ftrace_ret_stack *stack = t->ret_stack;
+
+	t->ret_stack = NULL;
+	barrier();
+	kfree(stack);
+}
+
+/**
+ * ftrace_graph_init_idle_task - (re)initialise a CPU's idle task
+ * @t: the idle task
+ * @cpu: its CPU, coming online
+ *
+ * An idle task keeps its stack for good; when its CPU went offline it
+ * left hooked calls that never return (play_dead()), so its count starts
+ * again from zero.
+ */
+void ftrace_graph_init_idle_task(struct task_struct *t, int cpu)
+{
+	struct ftrace_ret_stack *stack = t->ret_stack;
+
+	atomic_set(&t->tracing_graph_pause, 0);
+	if (!stack && READ_ONCE(fgraph_stacks_wanted))
+		stack = fgraph_stack_alloc(GFP_KERNEL);
+	if (stack) {
+		WRITE_ONCE(t->ret_stack, NULL);
+		barrier();
+		fgraph_stack_give(t, stack);
+	}
+}
