@@ -509,6 +509,7 @@ struct ftrace_graph_ret {
 	unsigned int overrun;
 	unsigned long long calltime;
 	unsigned long long rettime;
+	unsigned long retval;	/* what the function returned (rax) */
 } __packed;
 
 typedef void (*trace_func_graph_ret_t)(struct ftrace_graph_ret *);

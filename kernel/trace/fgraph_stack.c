@@ -118,7 +118,9 @@ unsigned long ftrace_return_to_handler(unsigned long retval)
 	 * A user that was unregistered since the entry, or replaced by
 	 * another one, is not called: its state may be gone, and the new
 	 * user never saw the entry.  Preemption stays off from the check to
-	 * the end of the callback, so that unregistering can wait for it.
+	 * the end of the callback, so that unregistering can wait for it;
+	 * turning it back on is not a preemption point: a task switched out
+	 * inside return_to_handler would show it in its stack traces.
 	 */
 	preempt_disable_notrace();
 	if (slot->gops == READ_ONCE(fgraph_user)) {
@@ -126,10 +128,11 @@ unsigned long ftrace_return_to_handler(unsigned long retval)
 		trace.depth = idx;
 		trace.calltime = slot->calltime;
 		trace.overrun = atomic_read(&t->trace_overrun);
+		trace.retval = retval;
 		trace.rettime = trace_clock_local();
 		slot->gops->retfunc(&trace);
 	}
-	preempt_enable_notrace();
+	preempt_enable_no_resched_notrace();
 
 	barrier();
 	t->curr_ret_stack = idx;
@@ -213,6 +216,7 @@ void fgraph_stack_give(struct task_struct *t, struct ftrace_ret_stack *stack)
 	t->curr_ret_depth = 0;
 	atomic_set(&t->trace_overrun, 0);
 	t->ftrace_timestamp = 0;
+	/* Pairs with the smp_rmb() in function_graph_enter(). */
 	smp_wmb();
 	WRITE_ONCE(t->ret_stack, stack);
 }

@@ -205,11 +205,35 @@ int ftrace_mod_cache_add(struct trace_array *tr, struct list_head *head,
 			 const char *func, const char *module, bool remove);
 void ftrace_mod_cache_clear(struct list_head *head);
 
-/* The function profiler (ftrace_profile.c) */
+/* The function profiler (ftrace_profile.c, fgraph_profile.c) */
+struct profile_slot {
+	unsigned long	ip;
+	unsigned long	hits;
+	u64		time;		/* with the graph tracer: total ns */
+	u64		time_sq;	/* and the sum of squares */
+};
+
 #ifdef CONFIG_FUNCTION_PROFILER
 void ftrace_profile_tracefs(struct dentry *d_tracer);
+void ftrace_profile_count(unsigned long ip);
+struct profile_slot *ftrace_profile_find(unsigned long ip);
 #else
 static inline void ftrace_profile_tracefs(struct dentry *d_tracer) { }
+#endif
+
+#if defined(CONFIG_FUNCTION_PROFILER) && defined(CONFIG_FUNCTION_GRAPH_TRACER)
+static inline bool fgraph_profile_timed(void) { return true; }
+int fgraph_profile_start(void);
+void fgraph_profile_stop(void);
+bool fgraph_profile_hidden(struct profile_slot *s);
+void fgraph_profile_show_times(struct seq_file *m, struct profile_slot *s);
+#else
+static inline bool fgraph_profile_timed(void) { return false; }
+static inline int fgraph_profile_start(void) { return -ENODEV; }
+static inline void fgraph_profile_stop(void) { }
+static inline bool fgraph_profile_hidden(struct profile_slot *s) { return false; }
+static inline void fgraph_profile_show_times(struct seq_file *m,
+					     struct profile_slot *s) { }
 #endif
 
 /* Names of freed module init functions (ftrace_modsyms.c) */

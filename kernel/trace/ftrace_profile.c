@@ -7,8 +7,9 @@
  * Each CPU has a fixed open-addressing table written only by that CPU
  * with preemption off, so counting takes no lock and never allocates.
  * Calls of functions that find no free slot are counted as dropped.
- * Call times need the function graph tracer, which this core does not
- * have yet (issue 4), so only hits are shown.
+ * With the function graph tracer built, the profiler is a graph user
+ * (fgraph_profile.c) and also sums each function's time: the list then
+ * shows time, average and variance, sorted by time.
  */
 #include <linux/seq_file.h>
 #include <linux/tracefs.h>
@@ -23,11 +24,6 @@
 #define PROFILE_SLOTS	(1U << PROFILE_BITS)
 #define PROFILE_PROBES	16
 
-struct profile_slot {
-	unsigned long	ip;
-	unsigned long	hits;
-};
-
 struct profile_cpu {
 	struct tracer_stat	stat;
 	char			name[24];
@@ -39,20 +35,37 @@ static struct profile_cpu **profiles;
 static DEFINE_MUTEX(profile_lock);
 static bool profile_enabled;
 
-/* graph-time: a function's time includes its children's (read in step 3) */
-static bool profile_graph_time = true;
 
 /**
- * ftrace_graph_graph_time_control - the graph-time option
- * @enable: count time spent in called functions in a function's time
+ * ftrace_profile_find - this CPU's slot of a function
+ * @ip: the function
+ *
+ * Context: preemption and interrupts disabled.
+ * Return: the slot, or NULL if the function has none on this CPU.
  */
-void ftrace_graph_graph_time_control(bool enable)
+struct profile_slot *ftrace_profile_find(unsigned long ip)
 {
-	WRITE_ONCE(profile_graph_time, enable);
+	struct profile_cpu *pc = profiles[smp_processor_id()];
+	unsigned int i, h = hash_long(ip, PROFILE_BITS);
+
+	for (i = 0; i < PROFILE_PROBES; i++) {
+		struct profile_slot *s = &pc->slots[(h + i) & (PROFILE_SLOTS - 1)];
+
+		if (s->ip == ip)
+			return s;
+		if (!s->ip)
+			break;
+	}
+	return NULL;
 }
 
-static void profile_call(unsigned long ip, unsigned long parent_ip,
-			 struct ftrace_ops *op, struct ftrace_regs *fregs)
+/**
+ * ftrace_profile_count - count a call of a function on this CPU
+ * @ip: the function
+ *
+ * Context: preemption disabled.
+ */
+void ftrace_profile_count(unsigned long ip)
 {
 	struct profile_cpu *pc = profiles[smp_processor_id()];
 	unsigned int i, h = hash_long(ip, PROFILE_BITS);
@@ -66,11 +79,19 @@ static void profile_call(unsigned long ip, unsigned long parent_ip,
 		}
 		if (!s->ip) {
 			s->hits = 1;
+			s->time = 0;
+			s->time_sq = 0;
 			WRITE_ONCE(s->ip, ip);
 			return;
 		}
 	}
 	pc->dropped++;
+}
+
+static void profile_call(unsigned long ip, unsigned long parent_ip,
+			 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	ftrace_profile_count(ip);
 }
 
 static struct ftrace_ops profile_ops = {
@@ -117,11 +138,19 @@ static int stat_cmp(const void *a, const void *b)
 {
 	const struct profile_slot *x = a, *y = b;
 
+	/* Timed: the most time first; else the most hits first. */
+	if (fgraph_profile_timed())
+		return x->time > y->time ? -1 : x->time < y->time;
 	return x->hits > y->hits ? -1 : x->hits < y->hits;
 }
 
 static int stat_headers(struct seq_file *m)
 {
+	if (fgraph_profile_timed()) {
+		seq_puts(m, "  Function                               Hit    Time            Avg             s^2\n"
+			    "  --------                               ---    ----            ---             ---\n");
+		return 0;
+	}
 	seq_puts(m, "  Function                               Hit\n"
 		    "  --------                               ---\n");
 	return 0;
@@ -132,8 +161,13 @@ static int stat_show(struct seq_file *m, void *p)
 	struct profile_slot *s = p;
 	char sym[KSYM_SYMBOL_LEN];
 
+	if (fgraph_profile_hidden(s))
+		return 0;
 	kallsyms_lookup(s->ip, NULL, NULL, NULL, sym);
-	seq_printf(m, "  %-30.30s  %10lu\n", sym, s->hits);
+	seq_printf(m, "  %-30.30s  %10lu", sym, s->hits);
+	if (fgraph_profile_timed())
+		fgraph_profile_show_times(m, s);
+	seq_putc(m, '\n');
 	return 0;
 }
 
@@ -196,8 +230,14 @@ static ssize_t profile_write(struct file *file, const char __user *ubuf,
 			memset(profiles[cpu]->slots, 0, sizeof(profiles[cpu]->slots));
 			profiles[cpu]->dropped = 0;
 		}
-		ftrace_ops_set_global_filter(&profile_ops);
-		ret = register_ftrace_function(&profile_ops);
+		if (fgraph_profile_timed()) {
+			ret = fgraph_profile_start();
+		} else {
+			ftrace_ops_set_global_filter(&profile_ops);
+			ret = register_ftrace_function(&profile_ops);
+		}
+	} else if (fgraph_profile_timed()) {
+		fgraph_profile_stop();
 	} else {
 		ret = unregister_ftrace_function(&profile_ops);
 	}

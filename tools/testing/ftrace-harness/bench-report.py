@@ -21,6 +21,13 @@ dmesg.txt.  Figures:
   write N names    wall time of one 'cat' of N distinct vmlinux function
                    names (newline separated) into set_ftrace_filter, and
                    how many sites that selected
+  ns/call          (dd time with a tracer on every function - dd time with
+                   none) / traced calls, for dd copying 20,000 1-byte
+                   blocks pinned to CPU 1; the calls are the events the
+                   function tracer wrote on CPU 1 in its run (medians of
+                   the rounds).  'function, 2 ops': the function tracer of
+                   the top level and of an instance both on every site
+                   (the list function), per call for both ops together.
 The ratio column is ours / stock: below 1.00 means ours is smaller/faster.
 """
 import os
@@ -66,6 +73,15 @@ def figures(d):
         if key in vals:
             f['write %d names (ms)' % n] = int(vals[key][0]) / 1e6
             f['sites of %d names' % n] = int(vals['filter_write_%d_sites' % n][0])
+    if 'dd_function_calls' in vals:
+        med = lambda k: statistics.median(int(v) for v in vals[k])
+        calls = med('dd_function_calls')
+        f['traced calls per dd'] = int(calls)
+        for key, name in (('dd_function_ns', 'function ns/call'),
+                          ('dd_function2_ns', 'function, 2 ops ns/call'),
+                          ('dd_graph_ns', 'function_graph ns/call')):
+            if key in vals and calls:
+                f[name] = (med(key) - med('dd_none_ns')) / calls
     f['rounds'] = str(len(vals['enable_all_ns']))
     return f
 

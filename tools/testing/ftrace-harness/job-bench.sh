@@ -37,7 +37,45 @@ ns() { date +%s%N; }
 		echo "filter_write_${n}_sites $(wc -l < $t/set_ftrace_filter)"
 		echo > $t/set_ftrace_filter
 	done
+	# Cost per traced call: dd copying 1-byte blocks (a read and a write
+	# per block, the same kernel functions every time) pinned to CPU 1,
+	# timed with no tracer and with each tracer on every function.  The
+	# events CPU 1 wrote during the traced run count its traced calls
+	# (the function tracer writes one per call).
+	written() {
+		awk '/^entries:|^overrun:/ { n += $2 } END { print n }' \
+			$t/per_cpu/cpu1/stats
+	}
+	dd_ns() {
+		a=$(ns)
+		taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count=20000 2> /dev/null
+		b=$(ns)
+		echo $((b - a))
+	}
 	echo 1 > $t/tracing_on
+	for i in $(seq "$rounds"); do
+		echo "dd_none_ns $(dd_ns)"
+		echo function > $t/current_tracer
+		w0=$(written)
+		echo "dd_function_ns $(dd_ns)"
+		echo "dd_function_calls $(($(written) - w0))"
+		echo nop > $t/current_tracer
+		# A second ops on every site: the function tracer of an
+		# instance, so each site calls the list function.
+		mkdir $t/instances/bench2
+		echo function > $t/instances/bench2/current_tracer
+		echo function > $t/current_tracer
+		echo "dd_function2_ns $(dd_ns)"
+		echo nop > $t/current_tracer
+		echo nop > $t/instances/bench2/current_tracer
+		rmdir $t/instances/bench2
+		if grep -qw function_graph $t/available_tracers; then
+			echo function_graph > $t/current_tracer
+			echo "dd_graph_ns $(dd_ns)"
+			echo nop > $t/current_tracer
+		fi
+		echo > $t/trace
+	done
 } > "$out/bench.txt" 2>&1
 cat "$out/bench.txt"
 dmesg > "$out/dmesg.txt"
