@@ -34,7 +34,6 @@ bool fgraph_stacks_wanted __read_mostly;
 
 /* sleep-time: a hooked call's duration includes the time it slept */
 static bool fgraph_sleep_time = true;
-static bool fgraph_probe_on;
 
 static struct ftrace_ops graph_ops = {
 	.func		= ftrace_graph_func,
@@ -165,18 +164,17 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 	ret = give_all_tasks_stacks();
 	if (ret)
 		goto unwanted;
-	if (!fgraph_probe_on) {
-		ret = register_trace_sched_switch(fgraph_sched_switch, NULL);
-		if (ret)
-			goto unwanted;
-		fgraph_probe_on = true;
-	}
+	/* Only a registered user's calls need their sleep time taken out. */
+	ret = register_trace_sched_switch(fgraph_sched_switch, NULL);
+	if (ret)
+		goto unwanted;
 
 	WRITE_ONCE(fgraph_user, gops);
 	ret = ftrace_startup(&graph_ops, 0);
 	if (!ret)
 		goto out;
 	WRITE_ONCE(fgraph_user, NULL);
+	unregister_trace_sched_switch(fgraph_sched_switch, NULL);
 unwanted:
 	WRITE_ONCE(fgraph_stacks_wanted, false);
 out:
@@ -199,6 +197,7 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 		ftrace_shutdown(&graph_ops, 0);
 		WRITE_ONCE(fgraph_user, NULL);
 		WRITE_ONCE(fgraph_stacks_wanted, false);
+		unregister_trace_sched_switch(fgraph_sched_switch, NULL);
 		/* No CPU is left in a return callback of @gops. */
 		synchronize_rcu_tasks_rude();
 	}

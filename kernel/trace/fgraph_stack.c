@@ -42,8 +42,8 @@ static void __noreturn fgraph_lost_return(void)
  * Called by the arch entry hook with recursion protection held.
  *
  * Return: 0 if the caller must swap @ret for return_to_handler, -EBUSY if
- * the call is not hooked (no stack, stack full, no user or the user
- * declined it).
+ * the call is not hooked (graph stopped, task paused, no stack, stack
+ * full, no user or the user declined it).
  */
 int function_graph_enter(unsigned long ret, unsigned long func,
 			 unsigned long frame_pointer, unsigned long *retp)
@@ -55,6 +55,9 @@ int function_graph_enter(unsigned long ret, unsigned long func,
 	struct ftrace_graph_ent ent;
 	int idx;
 
+	if (unlikely(ftrace_graph_is_dead() ||
+		     atomic_read(&t->tracing_graph_pause)))
+		return -EBUSY;
 	if (!stack || !gops)
 		return -EBUSY;
 	/* The index was reset before the stack was published. */
@@ -202,6 +205,15 @@ struct ftrace_ret_stack *fgraph_stack_alloc(gfp_t gfp)
 	return kmalloc(RET_STACK_BYTES, gfp);
 }
 
+/* An empty stack, nothing overrun, not switched out. */
+static void reset_counters(struct task_struct *t)
+{
+	t->curr_ret_stack = 0;
+	t->curr_ret_depth = 0;
+	atomic_set(&t->trace_overrun, 0);
+	t->ftrace_timestamp = 0;
+}
+
 /**
  * fgraph_stack_give - give a task a return stack
  * @t: a task without one (not running in the graph core's push path)
@@ -212,10 +224,7 @@ struct ftrace_ret_stack *fgraph_stack_alloc(gfp_t gfp)
  */
 void fgraph_stack_give(struct task_struct *t, struct ftrace_ret_stack *stack)
 {
-	t->curr_ret_stack = 0;
-	t->curr_ret_depth = 0;
-	atomic_set(&t->trace_overrun, 0);
-	t->ftrace_timestamp = 0;
+	reset_counters(t);
 	/* Pairs with the smp_rmb() in function_graph_enter(). */
 	smp_wmb();
 	WRITE_ONCE(t->ret_stack, stack);
@@ -232,11 +241,8 @@ void fgraph_stack_give(struct task_struct *t, struct ftrace_ret_stack *stack)
 void ftrace_graph_init_task(struct task_struct *t)
 {
 	t->ret_stack = NULL;
-	t->curr_ret_stack = 0;
-	t->curr_ret_depth = 0;
+	reset_counters(t);
 	atomic_set(&t->tracing_graph_pause, 0);
-	atomic_set(&t->trace_overrun, 0);
-	t->ftrace_timestamp = 0;
 	if (READ_ONCE(fgraph_stacks_wanted)) {
 		struct ftrace_ret_stack *stack = fgraph_stack_alloc(GFP_KERNEL);
 

@@ -35,6 +35,23 @@ static struct profile_cpu **profiles;
 static DEFINE_MUTEX(profile_lock);
 static bool profile_enabled;
 
+/*
+ * The slot of @ip in this CPU's table: the one holding it, or else the
+ * free one where a probe ends (NULL once PROFILE_PROBES slots are taken).
+ */
+static struct profile_slot *probe_slot(unsigned long ip)
+{
+	struct profile_cpu *pc = profiles[smp_processor_id()];
+	unsigned int i, h = hash_long(ip, PROFILE_BITS);
+
+	for (i = 0; i < PROFILE_PROBES; i++) {
+		struct profile_slot *s = &pc->slots[(h + i) & (PROFILE_SLOTS - 1)];
+
+		if (s->ip == ip || !s->ip)
+			return s;
+	}
+	return NULL;
+}
 
 /**
  * ftrace_profile_find - this CPU's slot of a function
@@ -45,18 +62,9 @@ static bool profile_enabled;
  */
 struct profile_slot *ftrace_profile_find(unsigned long ip)
 {
-	struct profile_cpu *pc = profiles[smp_processor_id()];
-	unsigned int i, h = hash_long(ip, PROFILE_BITS);
+	struct profile_slot *s = probe_slot(ip);
 
-	for (i = 0; i < PROFILE_PROBES; i++) {
-		struct profile_slot *s = &pc->slots[(h + i) & (PROFILE_SLOTS - 1)];
-
-		if (s->ip == ip)
-			return s;
-		if (!s->ip)
-			break;
-	}
-	return NULL;
+	return s && s->ip == ip ? s : NULL;
 }
 
 /**
@@ -67,25 +75,20 @@ struct profile_slot *ftrace_profile_find(unsigned long ip)
  */
 void ftrace_profile_count(unsigned long ip)
 {
-	struct profile_cpu *pc = profiles[smp_processor_id()];
-	unsigned int i, h = hash_long(ip, PROFILE_BITS);
+	struct profile_slot *s = probe_slot(ip);
 
-	for (i = 0; i < PROFILE_PROBES; i++) {
-		struct profile_slot *s = &pc->slots[(h + i) & (PROFILE_SLOTS - 1)];
-
-		if (s->ip == ip) {
-			s->hits++;
-			return;
-		}
-		if (!s->ip) {
-			s->hits = 1;
-			s->time = 0;
-			s->time_sq = 0;
-			WRITE_ONCE(s->ip, ip);
-			return;
-		}
+	if (!s) {
+		profiles[smp_processor_id()]->dropped++;
+		return;
 	}
-	pc->dropped++;
+	if (s->ip == ip) {
+		s->hits++;
+		return;
+	}
+	s->hits = 1;
+	s->time = 0;
+	s->time_sq = 0;
+	WRITE_ONCE(s->ip, ip);
 }
 
 static void profile_call(unsigned long ip, unsigned long parent_ip,

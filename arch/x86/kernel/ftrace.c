@@ -196,9 +196,6 @@ void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
 	 */
 	if (unlikely((long)__builtin_frame_address(0) >= 0))
 		return;
-	if (unlikely(ftrace_graph_is_dead() ||
-		     atomic_read(&current->tracing_graph_pause)))
-		return;
 	bit = ftrace_test_recursion_trylock(ip, *parent);
 	if (bit < 0)
 		return;
