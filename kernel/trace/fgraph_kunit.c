@@ -230,6 +230,25 @@ static void ret_addr_by_slot(struct kunit *test)
 						    &fx->slots[0]), hook);
 }
 
+/* A tail call: the callee is hooked on the slot its caller hooked. */
+static void ret_addr_tail_call(struct kunit *test)
+{
+	unsigned long hook = (unsigned long)
+		dereference_kernel_function_descriptor(return_to_handler);
+
+	if (!push_n(test, 1))
+		return;
+	/* The slot already holds return_to_handler when the callee hooks it. */
+	KUNIT_EXPECT_EQ(test, function_graph_enter(hook, FAKE_FUNC(1), 0,
+						   &fx->slots[0]), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_graph_ret_addr(current, NULL, hook,
+						    &fx->slots[0]), FAKE_RET(0));
+	/* The callee returns into the handler, which then pops the caller. */
+	KUNIT_EXPECT_EQ(test, ftrace_return_to_handler(0), hook);
+	KUNIT_EXPECT_EQ(test, ftrace_return_to_handler(0), FAKE_RET(0));
+	KUNIT_EXPECT_EQ(test, current->curr_ret_stack, 0);
+}
+
 static void no_stack_no_hook(struct kunit *test)
 {
 	current->ret_stack = NULL;
@@ -253,6 +272,7 @@ FGRAPH_CASE(declined_entry_pops)
 FGRAPH_CASE(overrun_counted)
 FGRAPH_CASE(user_changed_meanwhile)
 FGRAPH_CASE(ret_addr_by_slot)
+FGRAPH_CASE(ret_addr_tail_call)
 FGRAPH_CASE(no_stack_no_hook)
 
 static struct kunit_case fgraph_cases[] = {
@@ -261,6 +281,7 @@ static struct kunit_case fgraph_cases[] = {
 	KUNIT_CASE(stack_overrun_counted),
 	KUNIT_CASE(stack_user_changed_meanwhile),
 	KUNIT_CASE(stack_ret_addr_by_slot),
+	KUNIT_CASE(stack_ret_addr_tail_call),
 	KUNIT_CASE(stack_no_stack_no_hook),
 	{}
 };

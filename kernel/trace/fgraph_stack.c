@@ -169,7 +169,11 @@ struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task_struct *task,
  *
  * Stack traces and the unwinder call this for every return address they
  * see, so that a trace taken inside a traced function shows its caller
- * rather than return_to_handler.
+ * rather than return_to_handler.  One slot can be hooked twice: a traced
+ * function that tail-calls another traced function (x64_sys_call() and
+ * the syscalls) hands it a return slot already holding return_to_handler,
+ * which the second entry saves as its "real" address.  The oldest entry
+ * for a slot holds the real one, so the search starts at the bottom.
  *
  * Return: the real return address, or @ret if it was not hooked.
  */
@@ -179,15 +183,15 @@ unsigned long ftrace_graph_ret_addr(struct task_struct *task, int *idx,
 	unsigned long hook = (unsigned long)
 		dereference_kernel_function_descriptor(return_to_handler);
 	struct ftrace_ret_stack *stack;
-	int i;
+	int i, n;
 
 	if (ret != hook || !retp)
 		return ret;
 	stack = READ_ONCE(task->ret_stack);
 	if (!stack)
 		return ret;
-	i = min_t(int, READ_ONCE(task->curr_ret_stack), FTRACE_RETFUNC_DEPTH);
-	while (--i >= 0) {
+	n = min_t(int, READ_ONCE(task->curr_ret_stack), FTRACE_RETFUNC_DEPTH);
+	for (i = 0; i < n; i++) {
 		if (stack[i].retp == retp)
 			return stack[i].ret;
 	}
