@@ -171,9 +171,10 @@ static inline void ftrace_free_mem(struct module *mod, void *start, void *end) {
  * @local_hash: the ops' own filter and notrace hashes
  * @func_hash: the hashes in use (&local_hash, or shared with global_ops)
  * @old_hash: unused by this core, kept for source compatibility
- * @trampoline: a per-ops trampoline (none yet on x86: issue 4)
- * @trampoline_size: its size
- * @list: entry in the list of ops with a trampoline
+ * @trampoline: the ops' own trampoline while it is registered, or 0
+ * @trampoline_size: its size (0 for one in the kernel image)
+ * @tramp_slot: the core's slot of that trampoline (0: none)
+ * @list: unused by this core, kept for source compatibility
  * @ops_func: answers enum ftrace_ops_cmd requests
  */
 struct ftrace_ops {
@@ -188,6 +189,7 @@ struct ftrace_ops {
 	struct ftrace_ops_hash		old_hash;
 	unsigned long			trampoline;
 	unsigned long			trampoline_size;
+	unsigned int			tramp_slot;
 	struct list_head		list;
 	ftrace_ops_func_t		ops_func;
 #endif

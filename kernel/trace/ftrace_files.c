@@ -108,13 +108,18 @@ static int rf_show(struct seq_file *m, void *v)
 	unsigned long ip = ftrace_rec_ip(rf->g, rec);
 
 	seq_printf(m, "%ps", (void *)ip);
-	if (rf->enabled_only)
+	if (rf->enabled_only) {
+		unsigned int slot = FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags);
+
 		seq_printf(m, " (%u)%s%s\ttramp: %ps",
 			   ftrace_rec_count(rec),
 			   rec->flags & FTRACE_REC_REGS_EN ? " R" : "  ",
 			   rec->flags & FTRACE_REC_IPMODIFY ? " I" : "  ",
-			   rec->flags & FTRACE_REC_REGS_EN ? (void *)ftrace_regs_caller :
-							     (void *)ftrace_caller);
+			   (void *)ftrace_rec_target(rec->flags));
+		/* An ops' own trampoline: which callback it calls */
+		if (slot)
+			seq_printf(m, " (%ps)", ftrace_tramp_func(slot));
+	}
 	seq_putc(m, '\n');
 	return 0;
 }

@@ -14,6 +14,7 @@
 #ifndef _KERNEL_TRACE_FTRACE_INTERNAL_H
 #define _KERNEL_TRACE_FTRACE_INTERNAL_H
 
+#include <linux/bitfield.h>
 #include <linux/ftrace.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
@@ -38,13 +39,22 @@ struct dyn_ftrace {
 	u32			flags;
 };
 
-/* rec->flags: how many ops want the site, what they need, what it is now */
-#define FTRACE_REC_REF_MASK	0x000fffffU	/* ops that want the site */
+/*
+ * rec->flags: how many ops want the site and what they need (recounted),
+ * what the site holds now (changed only by patching), and FREED.
+ */
+#define FTRACE_REC_REF_MASK	0x0000ffffU	/* ops that want the site */
+#define FTRACE_REC_TRAMP	GENMASK(19, 16)	/* the one ops' trampoline slot */
 #define FTRACE_REC_REGS		BIT(20)		/* one of them wants pt_regs */
 #define FTRACE_REC_IPMODIFY	BIT(21)		/* an IPMODIFY ops owns it */
 #define FTRACE_REC_ENABLED	BIT(22)		/* the site is a call now */
-#define FTRACE_REC_REGS_EN	BIT(23)		/* ... to ftrace_regs_caller */
+#define FTRACE_REC_REGS_EN	BIT(23)		/* ... that saves all registers */
 #define FTRACE_REC_FREED	BIT(24)		/* its text was freed, or is dead */
+#define FTRACE_REC_TRAMP_EN	GENMASK(28, 25)	/* ... to this trampoline slot */
+
+/* The bits that say what instruction the site holds */
+#define FTRACE_REC_SITE		(FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN | \
+				 FTRACE_REC_TRAMP_EN)
 
 /*
  * The records of vmlinux or of one module, sorted by address.  Groups are
@@ -179,10 +189,29 @@ void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 int ftrace_apply(void);
 u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list);
 u32 ftrace_rec_wanted(u32 flags, bool enabled);
+unsigned long ftrace_rec_target(u32 flags);
+void ftrace_rec_forget(struct dyn_ftrace *rec);
 int ftrace_set_callback(ftrace_func_t func);
 void ftrace_anomaly(const char *what, unsigned long ip, int err);
 int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 			  struct ftrace_hash *notr);
+
+/* ---- Per-ops trampolines (ftrace_tramp.c) ---- */
+
+/* Slot numbers fit FTRACE_REC_TRAMP; slot 0 means "no trampoline". */
+#define FTRACE_TRAMP_SLOTS	15
+
+void ftrace_tramp_get(struct ftrace_ops *ops);
+void ftrace_tramp_put(struct ftrace_ops *ops);
+int ftrace_tramps_refresh(void);
+void ftrace_tramps_stop(void);
+unsigned long ftrace_tramp_addr(unsigned int slot);
+ftrace_func_t ftrace_tramp_func(unsigned int slot);
+void ftrace_tramp_sites(unsigned int slot, int delta);
+const char *ftrace_tramp_lookup(unsigned long addr, unsigned long *size,
+				unsigned long *off, char **modname, char *sym);
+int ftrace_tramp_kallsym(unsigned int symnum, unsigned long *value,
+			 char *type, char *name, char *module_name);
 
 /* ---- Architecture back end (arch/x86/kernel/ftrace.c) ---- */
 
@@ -192,6 +221,11 @@ int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
 			   unsigned long new_target);
 void ftrace_arch_patch_end(void);
 int ftrace_arch_set_callback(ftrace_func_t old, ftrace_func_t func);
+unsigned long ftrace_arch_tramp_create(struct ftrace_ops *ops, ftrace_func_t func,
+				       unsigned long *size);
+int ftrace_arch_tramp_set_callback(unsigned long tramp, bool regs,
+				   ftrace_func_t old, ftrace_func_t func);
+void ftrace_arch_tramp_free(unsigned long tramp);
 
 /* ---- Probes of filter commands (ftrace_probe.c) ---- */
 

@@ -549,8 +549,63 @@ static void state_transitions(struct kunit *test)
 				    "%s", steps[i].step);
 		want = ftrace_rec_wanted(flags, steps[i].enabled);
 		KUNIT_EXPECT_EQ_MSG(test, want, steps[i].site, "%s", steps[i].step);
-		flags = (flags & ~(FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN)) | want;
+		flags = (flags & ~FTRACE_REC_SITE) | want;
 	}
+}
+
+/* Link @n ops into a list, in order; returns its head. */
+static struct ftrace_ops *state_list(struct ftrace_ops **ops, int n)
+{
+	struct ftrace_ops *list = &ftrace_list_end;
+
+	while (n--) {
+		RCU_INIT_POINTER(ops[n]->next, list);
+		list = ops[n];
+	}
+	return list;
+}
+
+/*
+ * A site wanted by exactly one ops that has a trampoline slot calls that
+ * trampoline; with a second ops it goes back to the shared one, and a
+ * stale slot never survives a recount.
+ */
+static void state_trampoline(struct kunit *test)
+{
+	struct state_fixture *f = test->priv;
+	struct ftrace_ops *a = &f->ops[0], *b = &f->ops[1], *c = &f->ops[2];
+	struct ftrace_ops *one[] = { a }, *two[] = { a, b }, *regs[] = { c }, *plain[] = { b };
+	u32 flags;
+
+	a->tramp_slot = 3;
+	c->tramp_slot = FTRACE_TRAMP_SLOTS;
+
+	flags = ftrace_rec_recount(0, IP1, state_list(one, 1));
+	KUNIT_EXPECT_EQ(test, flags, 1U | FIELD_PREP(FTRACE_REC_TRAMP, 3));
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(flags, true),
+			FTRACE_REC_ENABLED | FIELD_PREP(FTRACE_REC_TRAMP_EN, 3));
+	/* Site calls slot 3 now; a second ops: the shared trampoline. */
+	flags |= FIELD_PREP(FTRACE_REC_TRAMP_EN, 3) | FTRACE_REC_ENABLED;
+	flags = ftrace_rec_recount(flags, IP1, state_list(two, 2));
+	KUNIT_EXPECT_EQ(test, flags, 2U | FTRACE_REC_ENABLED |
+			FIELD_PREP(FTRACE_REC_TRAMP_EN, 3));
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(flags, true), FTRACE_REC_ENABLED);
+	/* sysctl off: a NOP, whatever the slot. */
+	flags = ftrace_rec_recount(0, IP1, state_list(one, 1));
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(flags, false), 0U);
+
+	/* The highest slot, with regs, fits its field. */
+	flags = ftrace_rec_recount(0, IP2, state_list(regs, 1));
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(flags, true),
+			FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN |
+			FIELD_PREP(FTRACE_REC_TRAMP_EN, FTRACE_TRAMP_SLOTS));
+	KUNIT_EXPECT_EQ(test, FIELD_GET(FTRACE_REC_TRAMP_EN,
+					ftrace_rec_wanted(flags, true)),
+			(u32)FTRACE_TRAMP_SLOTS);
+
+	/* An ops without a slot: the shared trampoline. */
+	flags = ftrace_rec_recount(0, IP3, state_list(plain, 1));
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(flags, true), FTRACE_REC_ENABLED);
 }
 
 static struct kunit_case glob_cases[] = {
@@ -584,6 +639,7 @@ static struct kunit_case state_cases[] = {
 	KUNIT_CASE(state_recount_keeps_site_state),
 	KUNIT_CASE(state_wanted),
 	KUNIT_CASE(state_transitions),
+	KUNIT_CASE(state_trampoline),
 	{}
 };
 

@@ -166,7 +166,7 @@ static struct init_sym *init_sym_find(struct init_syms *is, unsigned long addr)
 }
 
 /**
- * ftrace_mod_address_lookup - the name of a freed module init function
+ * ftrace_mod_address_lookup - name a trampoline or a freed module init function
  * @addr: an address kallsyms could not name
  * @size: gets the function's size (may be NULL)
  * @off: gets @addr's offset in it (may be NULL)
@@ -175,8 +175,8 @@ static struct init_sym *init_sym_find(struct init_syms *is, unsigned long addr)
  * @sym: KSYM_NAME_LEN bytes for the name
  *
  * Context: any; lockless.
- * Return: @sym holding the name, or NULL if @addr is not in a freed init
- * function of a loaded module.
+ * Return: @sym holding the name, or NULL if @addr is neither in a
+ * trampoline nor in a freed init function of a loaded module.
  */
 const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
 				      unsigned long *off, char **modname,
@@ -186,6 +186,12 @@ const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
 	struct init_syms *is;
 	struct init_sym *s;
 
+	ret = ftrace_tramp_lookup(addr, size, off, modname, sym);
+	if (ret) {
+		if (modbuildid)
+			*modbuildid = NULL;
+		return ret;
+	}
 	preempt_disable();
 	list_for_each_entry_rcu(is, &init_syms_list, list) {
 		s = init_sym_find(is, addr);
@@ -208,13 +214,13 @@ const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
 }
 
 /**
- * ftrace_mod_get_kallsym - /proc/kallsyms lines of freed init functions
- * @symnum: which one, from 0
+ * ftrace_mod_get_kallsym - /proc/kallsyms lines of ftrace's own names
+ * @symnum: which one, from 0: freed init functions, then trampolines
  * @value: gets its address
- * @type: gets 'T'
+ * @type: gets 'T', or 't' for a trampoline
  * @name: KSYM_NAME_LEN bytes for its name
  * @module_name: MODULE_NAME_LEN bytes for its module's name
- * @exported: gets 1
+ * @exported: gets 1, or 0 for a trampoline
  *
  * Return: 0, or -ERANGE past the last one.
  */
@@ -240,5 +246,9 @@ int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
 		break;
 	}
 	preempt_enable();
+	if (ret) {
+		ret = ftrace_tramp_kallsym(symnum, value, type, name, module_name);
+		*exported = 0;
+	}
 	return ret;
 }

@@ -227,6 +227,8 @@ static int ops_unlink(struct ftrace_ops *ops)
 	ops->flags &= ~FTRACE_OPS_FL_ENABLED;
 	if (!ftrace_dead)
 		ftrace_apply();
+	/* No site calls its trampoline now; the memory goes later. */
+	ftrace_tramp_put(ops);
 
 	/* Nobody may still be in the list walk or a wrapper with @ops. */
 	synchronize_rcu_tasks_rude();
@@ -270,6 +272,7 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 		return ret;
 
 	ops->flags |= FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_ADDING;
+	ftrace_tramp_get(ops);
 	rcu_assign_pointer(ops->next, ftrace_ops_list);
 	rcu_assign_pointer(ftrace_ops_list, ops);
 	ret = ftrace_apply();

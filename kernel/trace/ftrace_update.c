@@ -63,27 +63,31 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
  * @ip: its call site
  * @list: the ops to count: ftrace_ops_list (or a test's own list)
  *
- * Return: @flags with the count of ops that want @ip and what they need
- * (REGS, IPMODIFY) recomputed; the site's current state (ENABLED,
- * REGS_EN) and FREED are kept.  A freed record is wanted by nobody.
+ * Return: @flags with the count of ops that want @ip, what they need
+ * (REGS, IPMODIFY) and, when exactly one does, its trampoline slot
+ * (TRAMP) recomputed; the site's current state (FTRACE_REC_SITE) and
+ * FREED are kept.  A freed record is wanted by nobody.
  */
 u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 {
-	struct ftrace_ops *op;
+	struct ftrace_ops *op, *only = NULL;
 	u32 count = 0;
 
-	flags &= FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN | FTRACE_REC_FREED;
+	flags &= FTRACE_REC_SITE | FTRACE_REC_FREED;
 	if (flags & FTRACE_REC_FREED)
 		return flags;
 	do_for_each_ftrace_op(op, list) {
 		if (op->flags & FTRACE_OPS_FL_STUB || !ftrace_ops_wants(op, ip))
 			continue;
 		count++;
+		only = op;
 		if (op->flags & FTRACE_OPS_FL_SAVE_REGS)
 			flags |= FTRACE_REC_REGS;
 		if (op->flags & FTRACE_OPS_FL_IPMODIFY)
 			flags |= FTRACE_REC_IPMODIFY;
 	} while_for_each_ftrace_op(op);
+	if (count == 1 && only->tramp_slot)
+		flags |= FIELD_PREP(FTRACE_REC_TRAMP, only->tramp_slot);
 	return flags | min_t(u32, count, FTRACE_REC_REF_MASK);
 }
 
@@ -92,14 +96,19 @@ u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
  * @flags: the record's flags after ftrace_rec_recount()
  * @enabled: kernel.ftrace_enabled
  *
- * Return: 0 for a NOP, FTRACE_REC_ENABLED for a call to ftrace_caller,
- * with FTRACE_REC_REGS_EN for ftrace_regs_caller.
+ * Return: 0 for a NOP, FTRACE_REC_ENABLED for a call, with
+ * FTRACE_REC_REGS_EN if it must save all registers, and the slot of the
+ * one ops' trampoline in FTRACE_REC_TRAMP_EN if it has one (else the
+ * call is to ftrace_caller or ftrace_regs_caller).
  */
 u32 ftrace_rec_wanted(u32 flags, bool enabled)
 {
+	u32 want;
+
 	if (!enabled || !(flags & FTRACE_REC_REF_MASK) || (flags & FTRACE_REC_FREED))
 		return 0;
-	return FTRACE_REC_ENABLED | (flags & FTRACE_REC_REGS ? FTRACE_REC_REGS_EN : 0);
+	want = FTRACE_REC_ENABLED | (flags & FTRACE_REC_REGS ? FTRACE_REC_REGS_EN : 0);
+	return want | FIELD_PREP(FTRACE_REC_TRAMP_EN, FIELD_GET(FTRACE_REC_TRAMP, flags));
 }
 
 static void recount(void)
@@ -115,12 +124,37 @@ static void recount(void)
 	}
 }
 
-static unsigned long rec_target(u32 flags)
+/**
+ * ftrace_rec_target - what a site in state @flags calls
+ * @flags: a record's flags; only FTRACE_REC_SITE counts
+ *
+ * Context: ftrace_lock held.
+ * Return: the trampoline's address, or 0 for a NOP.
+ */
+unsigned long ftrace_rec_target(u32 flags)
 {
+	unsigned int slot = FIELD_GET(FTRACE_REC_TRAMP_EN, flags);
+
 	if (!(flags & FTRACE_REC_ENABLED))
 		return 0;
+	if (slot)
+		return ftrace_tramp_addr(slot);
 	return flags & FTRACE_REC_REGS_EN ? (unsigned long)ftrace_regs_caller :
 					    (unsigned long)ftrace_caller;
+}
+
+/**
+ * ftrace_rec_forget - a record's text is gone: drop what it called
+ * @rec: the record, FREED or about to be dropped with its group
+ *
+ * Its site is never patched again, so it no longer holds its trampoline.
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_rec_forget(struct dyn_ftrace *rec)
+{
+	ftrace_tramp_sites(FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags), -1);
+	rec->flags &= ~FTRACE_REC_SITE;
 }
 
 /* Patch every site whose instruction differs from what it should be. */
@@ -137,17 +171,19 @@ static int patch_sites(void)
 
 			if (rec->flags & FTRACE_REC_FREED)
 				continue;
-			if (want == (rec->flags & (FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN)))
+			if (want == (rec->flags & FTRACE_REC_SITE))
 				continue;
 			ret = ftrace_arch_patch_site(ftrace_rec_ip(g, rec),
-						     rec_target(rec->flags),
-						     rec_target(want));
+						     ftrace_rec_target(rec->flags),
+						     ftrace_rec_target(want));
 			if (ret) {
 				ftrace_arch_patch_end();
 				ftrace_anomaly("patching a call site", ftrace_rec_ip(g, rec), ret);
 				return ret;
 			}
-			rec->flags &= ~(FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN);
+			ftrace_tramp_sites(FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags), -1);
+			ftrace_tramp_sites(FIELD_GET(FTRACE_REC_TRAMP_EN, want), 1);
+			rec->flags &= ~FTRACE_REC_SITE;
 			rec->flags |= want;
 		}
 	}
@@ -220,6 +256,8 @@ int ftrace_apply(void)
 	if (ftrace_dead)
 		return -ENODEV;
 
+	if (ftrace_tramps_refresh())
+		return -ENODEV;
 	recount();
 	func = choose_callback(&op);
 
@@ -246,8 +284,8 @@ int ftrace_apply(void)
  * @err: the arch's error (-EFAULT: unreadable, -EINVAL: unexpected bytes)
  *
  * Warns once, marks ftrace dead so that every file and registration
- * refuses from now on, and points the trampolines at ftrace_stub so no
- * callback runs again.  Sites are not touched any more: code that did not
+ * refuses from now on, and points the shared and per-ops trampolines at
+ * ftrace_stub so no callback runs again.  Sites are not touched any more: code that did not
  * look as expected is better left alone.
  *
  * Context: ftrace_lock held.
@@ -264,6 +302,7 @@ void ftrace_anomaly(const char *what, unsigned long ip, int err)
 	if (cur_callback != ftrace_stub &&
 	    !ftrace_arch_set_callback(cur_callback, ftrace_stub))
 		cur_callback = ftrace_stub;
+	ftrace_tramps_stop();
 }
 
 /* Make a new group's sites NOPs; its text is not running yet. */
@@ -438,6 +477,10 @@ void ftrace_release_mod(struct module *mod)
 	mutex_lock(&ftrace_lock);
 	g = mod_group(mod);
 	if (g) {
+		struct dyn_ftrace *rec;
+
+		for_each_group_rec(g, rec)
+			ftrace_rec_forget(rec);
 		ftrace_purge_group(g, 0, ULONG_MAX);
 		list_del_rcu(&g->list);
 		ftrace_groups_gen++;
@@ -467,6 +510,7 @@ static void free_range(struct ftrace_group *g, unsigned long start,
 		unsigned long ip = ftrace_rec_ip(g, rec);
 
 		if (ip >= start && ip < end && !(rec->flags & FTRACE_REC_FREED)) {
+			ftrace_rec_forget(rec);
 			rec->flags |= FTRACE_REC_FREED;
 			g->freed++;
 			ftrace_update_tot_cnt--;

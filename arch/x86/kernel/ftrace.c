@@ -4,10 +4,10 @@
  * writes them; the generic core decides which sites change.
  *
  * A site is the 5-byte "call __fentry__" the compiler put at the start of
- * a function.  It holds one of three instructions: the ideal 5-byte NOP,
- * "call ftrace_caller" or "call ftrace_regs_caller".  Before any write the
- * site is read back and compared with what the core believes is there;
- * a difference is reported, never overwritten.
+ * a function.  It holds the ideal 5-byte NOP or a call to a trampoline:
+ * ftrace_caller, ftrace_regs_caller, or one ops' own trampoline.  Before
+ * any write the site is read back and compared with what the core
+ * believes is there; a difference is reported, never overwritten.
  *
  * At boot and module load the text is not running yet and is written
  * directly (text_poke_early()).  Afterwards writes go through
@@ -16,26 +16,42 @@
  */
 #include <linux/ftrace.h>
 #include <linux/memory.h>
+#include <linux/moduleloader.h>
+#include <linux/set_memory.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include <asm/text-patching.h>
 #include <asm/nops.h>
 
 #include "../../../kernel/trace/ftrace_internal.h"
 
+/*
+ * Put at @insn (to run at @ip) the @len-byte instruction whose last four
+ * bytes are a displacement to @target: false if @target is out of reach.
+ */
+static bool put_rel32(u8 *insn, unsigned long ip, int len, unsigned long target)
+{
+	long rel = (long)(target - (ip + len));
+	s32 rel32 = rel;
+
+	if (rel32 != rel)
+		return false;
+	memcpy(insn + len - sizeof(rel32), &rel32, sizeof(rel32));
+	return true;
+}
+
 /* The bytes a site holds when it points at @target, or the NOP for 0. */
 static void site_insn(u8 insn[MCOUNT_INSN_SIZE], unsigned long ip,
 		      unsigned long target)
 {
-	s32 rel;
-
 	if (!target) {
 		memcpy(insn, x86_nops[MCOUNT_INSN_SIZE], MCOUNT_INSN_SIZE);
 		return;
 	}
-	rel = (s32)(target - (ip + MCOUNT_INSN_SIZE));
 	insn[0] = CALL_INSN_OPCODE;
-	memcpy(&insn[1], &rel, sizeof(rel));
+	/* Kernel and module text are within 2 GiB of each other. */
+	put_rel32(insn, ip, MCOUNT_INSN_SIZE, target);
 }
 
 /*
@@ -149,29 +165,143 @@ int ftrace_arch_set_callback(ftrace_func_t old, ftrace_func_t func)
 	return ret;
 }
 
-/**
- * ftrace_ops_trampoline - the ops owning a dynamic trampoline at @addr
- * @addr: a text address
- *
- * x86 has no per-ops trampolines yet (issue 4): sites call the two
- * static trampolines in ftrace_64.S, which the ORC unwinder knows.
- *
- * Return: NULL.
- */
-struct ftrace_ops *ftrace_ops_trampoline(unsigned long addr)
+/* ---- Per-ops trampolines ---- */
+
+/* What ftrace_64.S marks in each template */
+struct tramp_template {
+	void	*start;		/* ftrace_caller or ftrace_regs_caller */
+	void	*op_ptr;	/* movq function_trace_op(%rip), %rdx */
+	void	*call;		/* call ftrace_stub */
+	void	*end;		/* its RET */
+};
+
+static const struct tramp_template templates[2] = {
+	{ ftrace_caller, ftrace_caller_op_ptr, ftrace_call, ftrace_caller_end },
+	{ ftrace_regs_caller, ftrace_regs_caller_op_ptr, ftrace_regs_call,
+	  ftrace_regs_caller_end },
+};
+
+/* movq disp32(%rip), %rdx */
+static const u8 op_load[] = { 0x48, 0x8b, 0x15 };
+#define OP_LOAD_SIZE	(sizeof(op_load) + sizeof(s32))
+
+/* Fill @buf, to run at @buf, from @tt: see the top of ftrace_64.S. */
+static bool tramp_fill(u8 *buf, const struct tramp_template *tt,
+		       struct ftrace_ops *ops, ftrace_func_t func,
+		       unsigned long ops_off)
 {
-	return NULL;
+	unsigned long code = tt->end - tt->start;
+	unsigned long op_off = tt->op_ptr - tt->start;
+	unsigned long call_off = tt->call - tt->start;
+	unsigned long ip = (unsigned long)buf;
+
+	memcpy(buf, tt->start, code);
+	if (memcmp(buf + op_off, op_load, sizeof(op_load)) ||
+	    buf[call_off] != CALL_INSN_OPCODE)
+		return false;
+	if (!put_rel32(buf + op_off, ip + op_off, OP_LOAD_SIZE, ip + ops_off) ||
+	    !put_rel32(buf + call_off, ip + call_off, CALL_INSN_SIZE,
+		       (unsigned long)func))
+		return false;
+	/* The return, as the kernel patched its own (a thunk or a RET) */
+	memset(buf + code, INT3_INSN_OPCODE, ops_off - code);
+	if (cpu_wants_rethunk_at(buf + code))
+		__text_gen_insn(buf + code, JMP32_INSN_OPCODE, buf + code,
+				x86_return_thunk, JMP32_INSN_SIZE);
+	else
+		buf[code] = RET_INSN_OPCODE;
+	memcpy(buf + ops_off, &ops, sizeof(ops));
+	return true;
 }
 
 /**
- * is_ftrace_trampoline - whether @addr is in a dynamic trampoline
- * @addr: a text address
+ * ftrace_arch_tramp_create - build a trampoline for one ops
+ * @ops: the ops; with FTRACE_OPS_FL_SAVE_REGS the copy saves everything
+ * @func: what the trampoline calls
+ * @size: gets its size, or 0 for a trampoline in the kernel image
  *
- * Return: false (see ftrace_ops_trampoline()).
+ * The graph ops gets ftrace_graph_caller, which needs no copy.  Any
+ * other ops gets a copy of ftrace_caller or ftrace_regs_caller in module
+ * memory (a call reaches it from kernel or module text), made read-only
+ * before any site can call it.
+ *
+ * Context: ftrace_lock held; may sleep.
+ * Return: its address, or 0 if it cannot be built.
  */
-bool is_ftrace_trampoline(unsigned long addr)
+unsigned long ftrace_arch_tramp_create(struct ftrace_ops *ops, ftrace_func_t func,
+				       unsigned long *size)
 {
-	return false;
+	bool regs = ops->flags & FTRACE_OPS_FL_SAVE_REGS;
+	const struct tramp_template *tt = &templates[regs];
+	unsigned long ops_off, total, npages;
+	u8 *buf;
+
+	if (IS_ENABLED(CONFIG_FUNCTION_GRAPH_TRACER) && !regs &&
+	    func == ftrace_graph_func) {
+		*size = 0;
+		return (unsigned long)ftrace_graph_caller;
+	}
+	if (!IS_ENABLED(CONFIG_MODULES))
+		return 0;
+	ops_off = ALIGN((unsigned long)(tt->end - tt->start) + JMP32_INSN_SIZE,
+			sizeof(long));
+	total = ops_off + sizeof(long);
+	buf = module_alloc(total);
+	if (!buf)
+		return 0;
+	if (!tramp_fill(buf, tt, ops, func, ops_off)) {
+		pr_warn_once("ftrace: %ps is not laid out as expected; no per-ops trampolines\n",
+			     tt->start);
+		module_memfree(buf);
+		return 0;
+	}
+	npages = DIV_ROUND_UP(total, PAGE_SIZE);
+	set_vm_flush_reset_perms(buf);
+	if (set_memory_ro((unsigned long)buf, npages) ||
+	    set_memory_x((unsigned long)buf, npages)) {
+		module_memfree(buf);
+		return 0;
+	}
+	*size = total;
+	return (unsigned long)buf;
+}
+
+/**
+ * ftrace_arch_tramp_set_callback - change what an ops' trampoline calls
+ * @tramp: a trampoline from ftrace_arch_tramp_create() with a size
+ * @regs: whether it was made with FTRACE_OPS_FL_SAVE_REGS
+ * @old: what it calls now
+ * @func: what it must call
+ *
+ * Return: 0, or -EFAULT / -EINVAL if its call does not hold @old.
+ */
+int ftrace_arch_tramp_set_callback(unsigned long tramp, bool regs,
+				   ftrace_func_t old, ftrace_func_t func)
+{
+	const struct tramp_template *tt = &templates[regs];
+	unsigned long ip = tramp + (tt->call - tt->start);
+	u8 expect[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
+	int ret;
+
+	site_insn(expect, ip, (unsigned long)old);
+	site_insn(new, ip, (unsigned long)func);
+	mutex_lock(&text_mutex);
+	ret = site_check(ip, expect);
+	if (!ret)
+		text_poke_bp((void *)ip, new, MCOUNT_INSN_SIZE, NULL);
+	mutex_unlock(&text_mutex);
+	return ret;
+}
+
+/**
+ * ftrace_arch_tramp_free - free a trampoline no CPU can be in any more
+ * @tramp: a trampoline from ftrace_arch_tramp_create() with a size
+ *
+ * Context: may sleep.
+ */
+void ftrace_arch_tramp_free(unsigned long tramp)
+{
+	module_memfree((void *)tramp);
 }
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER

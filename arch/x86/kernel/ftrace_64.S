@@ -13,6 +13,13 @@
  * clobber or a callback may read as arguments, and leaves regs->cs zero so
  * that ftrace_get_regs() returns NULL; ftrace_regs_caller saves everything
  * and returns to regs->ip, which a kprobe or livepatch handler may change.
+ *
+ * Both are also templates: arch/x86/kernel/ftrace.c copies one into an
+ * ops' own trampoline, up to its *_end label, and rewrites two
+ * instructions of the copy: the load at *_op_ptr so that it reads the
+ * ops from the end of the copy, and the call so that it calls the ops'
+ * callback.  The ORC unwinder reads a copy with the template's unwind
+ * data, offset for offset, so the copy must not move anything.
  */
 #include <linux/linkage.h>
 #include <asm/ptrace.h>
@@ -37,13 +44,14 @@ SYM_FUNC_START(ftrace_stub)
 SYM_FUNC_END(ftrace_stub)
 
 /* Fill the callback arguments; the frame is at %rsp. */
-.macro FTRACE_ARGS
+.macro FTRACE_ARGS op_label
 	movq	FRAME_SIZE(%rsp), %rdi
 	movq	%rdi, RIP(%rsp)
 	subq	$MCOUNT_INSN_SIZE, %rdi
 	movq	FRAME_SIZE+8(%rsp), %rsi
 	leaq	FRAME_SIZE+8(%rsp), %rdx
 	movq	%rdx, RSP(%rsp)
+SYM_INNER_LABEL(\op_label, SYM_L_GLOBAL)
 	movq	function_trace_op(%rip), %rdx
 	movq	%rsp, %rcx
 .endm
@@ -58,7 +66,7 @@ SYM_FUNC_START(ftrace_caller)
 	movq	%r9, R9(%rsp)
 	movq	%rax, RAX(%rsp)
 	movq	$0, CS(%rsp)
-	FTRACE_ARGS
+	FTRACE_ARGS ftrace_caller_op_ptr
 
 SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
 	call	ftrace_stub
@@ -71,6 +79,7 @@ SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
 	movq	R9(%rsp), %r9
 	movq	RAX(%rsp), %rax
 	addq	$FRAME_SIZE, %rsp
+SYM_INNER_LABEL(ftrace_caller_end, SYM_L_GLOBAL)
 	RET
 SYM_FUNC_END(ftrace_caller)
 
@@ -96,7 +105,7 @@ SYM_FUNC_START(ftrace_regs_caller)
 	movq	$0, ORIG_RAX(%rsp)
 	movq	$__KERNEL_CS, CS(%rsp)
 	movq	$__KERNEL_DS, SS(%rsp)
-	FTRACE_ARGS
+	FTRACE_ARGS ftrace_regs_caller_op_ptr
 
 SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	call	ftrace_stub
@@ -120,10 +129,42 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	movq	RSI(%rsp), %rsi
 	movq	RDI(%rsp), %rdi
 	addq	$FRAME_SIZE, %rsp
+SYM_INNER_LABEL(ftrace_regs_caller_end, SYM_L_GLOBAL)
 	RET
 SYM_FUNC_END(ftrace_regs_caller)
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
+/*
+ * The graph ops' own trampoline, for sites the graph tracer alone wants:
+ * it hooks the return straight away, without a pt_regs frame, the ops
+ * argument or an indirect callback.  It keeps what the traced function
+ * may still read (argument registers, and rax for varargs).  On entry
+ * (%rsp) is the return into the traced function and 8(%rsp) the slot
+ * holding the function's own return address, which gets hooked.
+ */
+SYM_FUNC_START(ftrace_graph_caller)
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%r8
+	pushq	%r9
+	pushq	%rax
+	movq	7*8(%rsp), %rdi
+	subq	$MCOUNT_INSN_SIZE, %rdi
+	leaq	8*8(%rsp), %rsi
+	xorl	%edx, %edx
+	call	prepare_ftrace_return
+	popq	%rax
+	popq	%r9
+	popq	%r8
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	RET
+SYM_FUNC_END(ftrace_graph_caller)
+
 /*
  * A hooked function's ret lands here instead of in its caller (the graph
  * entry swapped the return address on the stack).  The function's return

@@ -26,6 +26,12 @@
 #ifndef __ASSEMBLY__
 extern void __fentry__(void);
 
+/* Labels in the trampolines of ftrace_64.S that per-ops copies rewrite */
+extern char ftrace_caller_op_ptr[], ftrace_caller_end[];
+extern char ftrace_regs_caller_op_ptr[], ftrace_regs_caller_end[];
+/* The graph ops' trampoline */
+void ftrace_graph_caller(void);
+
 #ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
 /*
  * What a callback gets: a pt_regs-shaped frame on the trampoline's stack.
@@ -75,9 +81,8 @@ struct dyn_arch_ftrace {
 #ifndef __ASSEMBLY__
 
 /*
- * Trampolines are part of the kernel image until per-ops trampolines
- * exist (issue 4), so there is nothing to make read-only at the end of
- * boot.
+ * Per-ops trampolines are read-only from the moment they are built, so
+ * there is nothing left to protect at the end of boot.
  */
 static inline void set_ftrace_ops_ro(void) { }
 

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-ops trampolines.
+ *
+ * A site that exactly one ops wants can call that ops' own trampoline: a
+ * copy of the shared one that passes the ops and calls its callback
+ * directly.  Such a site skips the list function even while other ops
+ * are registered on other sites.  The arch builds and frees trampolines;
+ * this file keeps them in a table of FTRACE_TRAMP_SLOTS slots.  A record
+ * stores slot numbers in its flags, four bits for the trampoline its one
+ * ops has and four for the one the site calls now, so records stay
+ * 8 bytes.  An ops that finds no free slot simply has no trampoline: its
+ * sites call the shared trampolines as before.
+ *
+ * Lifetime: an ops takes a slot when it registers and lets go of it once
+ * unregistering has moved every site off it.  The memory is freed later,
+ * from a work item, after synchronize_rcu_tasks() (a task may have been
+ * preempted inside the trampoline) and synchronize_rcu_tasks_rude() (idle
+ * and offline paths, and the lockless lookups below); unregistering does
+ * not wait for that.  A trampoline that sites still call because ftrace
+ * died on the way is kept for good, calling ftrace_stub.
+ *
+ * Lookups by address (the ORC unwinder, core_kernel_text(), kallsyms) run
+ * locklessly in any context.  They see a slot only while its address is
+ * published, and are told about it through a private copy of the ops'
+ * flags and addresses, which lives as long as the slot.
+ */
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/workqueue.h>
+
+#include "ftrace_internal.h"
+
+struct ftrace_tramp {
+	unsigned long		addr;		/* published: lookups see it */
+	unsigned long		mem;		/* 0: slot free */
+	unsigned long		size;		/* 0: in the kernel image */
+	ftrace_func_t		func;		/* what it calls now */
+	struct ftrace_ops	*ops;		/* owner; NULL once let go */
+	unsigned int		sites;		/* sites calling it now */
+	bool			reaping;	/* its grace periods have begun */
+	struct ftrace_ops	desc;		/* what the unwinder is told */
+};
+
+/* Slot 0 is never used: a zero slot number in a record means "none". */
+static struct ftrace_tramp tramps[FTRACE_TRAMP_SLOTS + 1];
+
+static void reap_work_fn(struct work_struct *work);
+static DECLARE_WORK(reap_work, reap_work_fn);
+
+#define for_each_tramp(t) \
+	for (t = &tramps[1]; t <= &tramps[FTRACE_TRAMP_SLOTS]; t++)
+
+/**
+ * ftrace_tramp_get - give a registering ops a trampoline of its own
+ * @ops: the ops, about to go on the list
+ *
+ * Without a free slot or memory the ops goes without: its sites call the
+ * shared trampolines.
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_tramp_get(struct ftrace_ops *ops)
+{
+	ftrace_func_t func = ftrace_ops_get_func(ops);
+	struct ftrace_tramp *t, *free = NULL;
+	unsigned long addr, size = 0;
+
+	ftrace_assert_locked();
+	if (ops->tramp_slot || (ops->flags & FTRACE_OPS_FL_STUB))
+		return;
+	for_each_tramp(t) {
+		if (!t->mem) {
+			free = t;
+			break;
+		}
+	}
+	if (!free)
+		return;
+	addr = ftrace_arch_tramp_create(ops, func, &size);
+	if (!addr)
+		return;
+	t = free;
+	t->mem = addr;
+	t->size = size;
+	t->func = func;
+	t->ops = ops;
+	t->sites = 0;
+	t->reaping = false;
+	memset(&t->desc, 0, sizeof(t->desc));
+	t->desc.flags = ops->flags & FTRACE_OPS_FL_SAVE_REGS;
+	if (size)
+		t->desc.flags |= FTRACE_OPS_FL_ALLOC_TRAMP;
+	t->desc.func = func;
+	t->desc.trampoline = addr;
+	t->desc.trampoline_size = size;
+	/* The description is complete before a lookup can find the slot. */
+	smp_store_release(&t->addr, addr);
+
+	ops->trampoline = addr;
+	ops->trampoline_size = size;
+	ops->tramp_slot = t - tramps;
+	if (size)
+		ops->flags |= FTRACE_OPS_FL_ALLOC_TRAMP;
+}
+
+/* Lookups stop finding @t; its memory goes after the grace periods. */
+static void tramp_release(struct ftrace_tramp *t)
+{
+	t->ops = NULL;
+	if (t->sites)
+		return;		/* ftrace died with sites on it: kept */
+	WRITE_ONCE(t->addr, 0);
+	if (t->size)
+		schedule_work(&reap_work);
+	else
+		t->mem = 0;	/* in the kernel image: nothing to free */
+}
+
+/**
+ * ftrace_tramp_put - an unregistered ops lets go of its trampoline
+ * @ops: the ops, off the list, with its sites already moved
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_tramp_put(struct ftrace_ops *ops)
+{
+	unsigned int slot = ops->tramp_slot;
+
+	ftrace_assert_locked();
+	if (!slot)
+		return;
+	ops->tramp_slot = 0;
+	ops->trampoline = 0;
+	ops->trampoline_size = 0;
+	ops->flags &= ~FTRACE_OPS_FL_ALLOC_TRAMP;
+	tramp_release(&tramps[slot]);
+}
+
+static void reap_work_fn(struct work_struct *work)
+{
+	struct ftrace_tramp *t;
+	bool again = false;
+
+	/* Only slots released before the grace periods begin are freed. */
+	mutex_lock(&ftrace_lock);
+	for_each_tramp(t)
+		if (t->mem && !t->addr && t->size)
+			t->reaping = true;
+	mutex_unlock(&ftrace_lock);
+
+	synchronize_rcu_tasks_rude();
+	synchronize_rcu_tasks();
+
+	mutex_lock(&ftrace_lock);
+	for_each_tramp(t) {
+		if (!t->reaping) {
+			again |= t->mem && !t->addr && t->size;
+			continue;
+		}
+		ftrace_arch_tramp_free(t->mem);
+		t->mem = 0;
+		t->reaping = false;
+	}
+	mutex_unlock(&ftrace_lock);
+	if (again)
+		schedule_work(&reap_work);
+}
+
+/* Point @t's call at @func; 0 or the arch's error. */
+static int tramp_set(struct ftrace_tramp *t, ftrace_func_t func)
+{
+	bool regs = t->desc.flags & FTRACE_OPS_FL_SAVE_REGS;
+	int ret;
+
+	ret = ftrace_arch_tramp_set_callback(t->mem, regs, t->func, func);
+	if (!ret) {
+		t->func = func;
+		t->desc.func = func;
+	}
+	return ret;
+}
+
+/**
+ * ftrace_tramps_refresh - make each trampoline call what its ops needs now
+ *
+ * An ops' callback can change while it is registered (a pid filter set
+ * on its trace array wraps it).  A trampoline in the kernel image cannot
+ * be changed: its ops gives it up and uses the shared trampolines.
+ *
+ * Context: ftrace_lock held, before the sites are recounted.
+ * Return: 0, or the arch's error (after ftrace_anomaly()).
+ */
+int ftrace_tramps_refresh(void)
+{
+	struct ftrace_tramp *t;
+	ftrace_func_t func;
+	int ret;
+
+	ftrace_assert_locked();
+	for_each_tramp(t) {
+		if (!t->ops)
+			continue;
+		func = ftrace_ops_get_func(t->ops);
+		if (func == t->func)
+			continue;
+		if (!t->size) {
+			ftrace_tramp_put(t->ops);
+			continue;
+		}
+		ret = tramp_set(t, func);
+		if (ret) {
+			ftrace_anomaly("patching a trampoline's callback", t->mem, ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * ftrace_tramps_stop - point every trampoline at ftrace_stub
+ *
+ * Called once, when ftrace dies.  A trampoline that cannot be changed
+ * either is left as it is: the anomaly was reported already.
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_tramps_stop(void)
+{
+	struct ftrace_tramp *t;
+
+	ftrace_assert_locked();
+	for_each_tramp(t) {
+		if (!t->mem || !t->size || t->func == ftrace_stub)
+			continue;
+		tramp_set(t, ftrace_stub);
+	}
+}
+
+/**
+ * ftrace_tramp_addr - the address of slot @slot's trampoline
+ * @slot: a slot number from a record, 1..FTRACE_TRAMP_SLOTS
+ *
+ * Context: ftrace_lock held.
+ * Return: its address, also while it is being let go.
+ */
+unsigned long ftrace_tramp_addr(unsigned int slot)
+{
+	return tramps[slot].mem;
+}
+
+/**
+ * ftrace_tramp_func - what slot @slot's trampoline calls
+ * @slot: a slot number, 1..FTRACE_TRAMP_SLOTS
+ *
+ * Context: ftrace_lock held.
+ * Return: the callback.
+ */
+ftrace_func_t ftrace_tramp_func(unsigned int slot)
+{
+	return tramps[slot].func;
+}
+
+/**
+ * ftrace_tramp_sites - count sites moving onto or off a trampoline
+ * @slot: its slot; 0 (no trampoline) is ignored
+ * @delta: +1 or -1
+ *
+ * A trampoline whose ops let go while ftrace was dead is released when
+ * its last site leaves it.
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_tramp_sites(unsigned int slot, int delta)
+{
+	struct ftrace_tramp *t = &tramps[slot];
+
+	if (!slot)
+		return;
+	t->sites += delta;
+	if (!t->sites && !t->ops && t->addr)
+		tramp_release(t);
+}
+
+/* The dynamic trampoline holding @addr, or NULL; lockless. */
+static struct ftrace_tramp *tramp_find(unsigned long addr)
+{
+	struct ftrace_tramp *t;
+
+	for_each_tramp(t) {
+		/* Pairs with ftrace_tramp_get(): the slot is filled in. */
+		unsigned long start = smp_load_acquire(&t->addr);
+
+		if (start && t->size && addr - start < t->size)
+			return t;
+	}
+	return NULL;
+}
+
+/**
+ * ftrace_ops_trampoline - describe the dynamic trampoline holding @addr
+ * @addr: a text address
+ *
+ * The ORC unwinder maps an address in a trampoline to the same offset in
+ * the code it was copied from (ftrace_caller, or ftrace_regs_caller with
+ * FTRACE_OPS_FL_SAVE_REGS).  What it gets is the core's description of
+ * the trampoline, with the owner's flags and addresses, valid for as long
+ * as the trampoline exists, whether or not the owner still does.
+ *
+ * Context: any; lockless.
+ * Return: the description, or NULL if @addr is in no dynamic trampoline.
+ */
+struct ftrace_ops *ftrace_ops_trampoline(unsigned long addr)
+{
+	struct ftrace_tramp *t = tramp_find(addr);
+
+	return t ? &t->desc : NULL;
+}
+
+/**
+ * is_ftrace_trampoline - whether @addr is in a dynamic trampoline
+ * @addr: a text address
+ *
+ * Context: any; lockless.
+ * Return: true if it is.
+ */
+bool is_ftrace_trampoline(unsigned long addr)
+{
+	return tramp_find(addr);
+}
+
+#define TRAMP_SYM	"ftrace_trampoline"
+#define TRAMP_MOD	"__builtin__ftrace"
+
+/**
+ * ftrace_tramp_lookup - name an address in a dynamic trampoline
+ * @addr: the address
+ * @size: gets the trampoline's size (may be NULL)
+ * @off: gets @addr's offset in it (may be NULL)
+ * @modname: gets "__builtin__ftrace" (may be NULL)
+ * @sym: KSYM_NAME_LEN bytes for the name, "ftrace_trampoline"
+ *
+ * Context: any; lockless.
+ * Return: @sym, or NULL if @addr is in no dynamic trampoline.
+ */
+const char *ftrace_tramp_lookup(unsigned long addr, unsigned long *size,
+				unsigned long *off, char **modname, char *sym)
+{
+	struct ftrace_tramp *t = tramp_find(addr);
+
+	if (!t)
+		return NULL;
+	if (size)
+		*size = t->size;
+	if (off)
+		*off = addr - t->desc.trampoline;
+	if (modname)
+		*modname = TRAMP_MOD;
+	return strscpy(sym, TRAMP_SYM, KSYM_NAME_LEN) < 0 ? NULL : sym;
+}
+
+/**
+ * ftrace_tramp_kallsym - /proc/kallsyms lines of the dynamic trampolines
+ * @symnum: which one, from 0
+ * @value: gets its address
+ * @type: gets 't'
+ * @name: KSYM_NAME_LEN bytes for "ftrace_trampoline"
+ * @module_name: MODULE_NAME_LEN bytes for "__builtin__ftrace"
+ *
+ * Context: any; lockless.
+ * Return: 0, or -ERANGE past the last one.
+ */
+int ftrace_tramp_kallsym(unsigned int symnum, unsigned long *value,
+			 char *type, char *name, char *module_name)
+{
+	struct ftrace_tramp *t;
+
+	for_each_tramp(t) {
+		/* Pairs with ftrace_tramp_get(): the slot is filled in. */
+		unsigned long start = smp_load_acquire(&t->addr);
+
+		if (!start || !t->size)
+			continue;
+		if (symnum--)
+			continue;
+		*value = start;
+		*type = 't';
+		strscpy(name, TRAMP_SYM, KSYM_NAME_LEN);
+		strscpy(module_name, TRAMP_MOD, MODULE_NAME_LEN);
+		return 0;
+	}
+	return -ERANGE;
+}
