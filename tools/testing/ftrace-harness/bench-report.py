@@ -28,6 +28,10 @@ dmesg.txt.  Figures:
                    the rounds).  'function, 2 ops': the function tracer of
                    the top level and of an instance both on every site
                    (the list function), per call for both ops together.
+                   'function, 1 of 2 ops': the same two tracers, the
+                   instance's on one site dd never calls, so every site
+                   dd runs is wanted by one ops while two are registered
+                   (its own trampoline, where there are per-ops ones).
 The ratio column is ours / stock: below 1.00 means ours is smaller/faster.
 """
 import os
@@ -78,6 +82,7 @@ def figures(d):
         calls = med('dd_function_calls')
         f['traced calls per dd'] = int(calls)
         for key, name in (('dd_function_ns', 'function ns/call'),
+                          ('dd_function_own_ns', 'function, 1 of 2 ops ns/call'),
                           ('dd_function2_ns', 'function, 2 ops ns/call'),
                           ('dd_graph_ns', 'function_graph ns/call')):
             if key in vals and calls:
@@ -90,15 +95,15 @@ def main():
     ours, stock = figures(sys.argv[1]), figures(sys.argv[2])
     for h in sys.argv[3:]:
         print(h)
-    print('%-22s %14s %14s %8s' % ('', 'ours', 'stock', 'ratio'))
+    print('%-30s %14s %14s %8s' % ('', 'ours', 'stock', 'ratio'))
     for k in ours:
         a, b = ours[k], stock[k]
         if isinstance(a, str):
-            print('%-22s %14s %14s' % (k, a, b))
+            print('%-30s %14s %14s' % (k, a, b))
             continue
         fmt = lambda x: '-' if x is None else ('%.1f' % x if isinstance(x, float) else str(x))
         r = '%.2f' % (a / b) if a is not None and b else '-'
-        print('%-22s %14s %14s %8s' % (k, fmt(a), fmt(b), r))
+        print('%-30s %14s %14s %8s' % (k, fmt(a), fmt(b), r))
 
 
 if __name__ == '__main__':
