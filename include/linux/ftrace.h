@@ -232,12 +232,19 @@ struct ftrace_func_entry {
 };
 
 /*
- * Direct calls (a site calling a custom trampoline) are not in this core
- * yet: HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS is not selected, and every
- * entry point says so.
+ * Direct calls: a site calls a custom trampoline (kernel/trace/ftrace_direct.c).
+ * One site at a time; the multi-site API is not in this core.
  */
 struct ftrace_direct_func;
 struct dyn_ftrace;
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+extern int ftrace_direct_func_count;
+int register_ftrace_direct(unsigned long ip, unsigned long addr);
+int unregister_ftrace_direct(unsigned long ip, unsigned long addr);
+int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
+			 unsigned long new_addr);
+unsigned long ftrace_find_rec_direct(unsigned long ip);
+#else
 # define ftrace_direct_func_count 0
 static inline int register_ftrace_direct(unsigned long ip, unsigned long addr)
 {
@@ -252,13 +259,14 @@ static inline int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 {
 	return -ENOTSUPP;
 }
-static inline struct ftrace_direct_func *ftrace_find_direct_func(unsigned long addr)
-{
-	return NULL;
-}
 static inline unsigned long ftrace_find_rec_direct(unsigned long ip)
 {
 	return 0;
+}
+#endif
+static inline struct ftrace_direct_func *ftrace_find_direct_func(unsigned long addr)
+{
+	return NULL;
 }
 static inline int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 {
@@ -276,8 +284,10 @@ static inline int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsi
 {
 	return -ENODEV;
 }
+#ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 static inline void arch_ftrace_set_direct_caller(struct pt_regs *regs,
 						 unsigned long addr) { }
+#endif
 
 #ifdef CONFIG_STACK_TRACER
 extern int stack_tracer_enabled;

@@ -111,14 +111,18 @@ static int rf_show(struct seq_file *m, void *v)
 	if (rf->enabled_only) {
 		unsigned int slot = FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags);
 
-		seq_printf(m, " (%u)%s%s\ttramp: %ps",
+		seq_printf(m, " (%u)%s%s%s\ttramp: %ps",
 			   ftrace_rec_count(rec),
 			   rec->flags & FTRACE_REC_REGS_EN ? " R" : "  ",
 			   rec->flags & FTRACE_REC_IPMODIFY ? " I" : "  ",
-			   (void *)ftrace_rec_target(rec->flags));
+			   rec->flags & FTRACE_REC_DIRECT ? " D" : "  ",
+			   (void *)ftrace_rec_target(rec->flags, ip));
 		/* An ops' own trampoline: which callback it calls */
 		if (slot)
 			seq_printf(m, " (%ps)", ftrace_tramp_func(slot));
+		if (rec->flags & FTRACE_REC_DIRECT)
+			seq_printf(m, "\n\tdirect-->%pS",
+				   (void *)ftrace_find_rec_direct(ip));
 	}
 	seq_putc(m, '\n');
 	return 0;

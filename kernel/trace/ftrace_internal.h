@@ -51,10 +51,12 @@ struct dyn_ftrace {
 #define FTRACE_REC_REGS_EN	BIT(23)		/* ... that saves all registers */
 #define FTRACE_REC_FREED	BIT(24)		/* its text was freed, or is dead */
 #define FTRACE_REC_TRAMP_EN	GENMASK(28, 25)	/* ... to this trampoline slot */
+#define FTRACE_REC_DIRECT	BIT(29)		/* it has a direct function */
+#define FTRACE_REC_DIRECT_EN	BIT(30)		/* ... which the site calls */
 
 /* The bits that say what instruction the site holds */
 #define FTRACE_REC_SITE		(FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN | \
-				 FTRACE_REC_TRAMP_EN)
+				 FTRACE_REC_TRAMP_EN | FTRACE_REC_DIRECT_EN)
 
 /*
  * The records of vmlinux or of one module, sorted by address.  Groups are
@@ -189,7 +191,7 @@ void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 int ftrace_apply(void);
 u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list);
 u32 ftrace_rec_wanted(u32 flags, bool enabled);
-unsigned long ftrace_rec_target(u32 flags);
+unsigned long ftrace_rec_target(u32 flags, unsigned long ip);
 void ftrace_rec_forget(struct dyn_ftrace *rec);
 int ftrace_set_callback(ftrace_func_t func);
 void ftrace_anomaly(const char *what, unsigned long ip, int err);

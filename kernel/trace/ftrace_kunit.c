@@ -608,6 +608,34 @@ static void state_trampoline(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(flags, true), FTRACE_REC_ENABLED);
 }
 
+/*
+ * A site the direct-call ops alone wants calls its direct function; with
+ * another ops it goes to ftrace_regs_caller (the direct ops wants regs).
+ */
+static void state_direct(struct kunit *test)
+{
+	struct state_fixture *f = test->priv;
+	struct ftrace_ops *a = &f->ops[0], *b = &f->ops[1];
+	struct ftrace_ops *one[] = { a }, *two[] = { a, b };
+	u32 flags;
+
+	a->flags |= FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS;
+	a->tramp_slot = 0;
+
+	flags = ftrace_rec_recount(0, IP1, state_list(one, 1));
+	KUNIT_EXPECT_EQ(test, flags, 1U | FTRACE_REC_DIRECT | FTRACE_REC_REGS);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(flags, true),
+			FTRACE_REC_ENABLED | FTRACE_REC_DIRECT_EN);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(flags, false), 0U);
+
+	flags = ftrace_rec_recount(flags | FTRACE_REC_ENABLED | FTRACE_REC_DIRECT_EN,
+				   IP1, state_list(two, 2));
+	KUNIT_EXPECT_EQ(test, flags & ~FTRACE_REC_SITE,
+			2U | FTRACE_REC_DIRECT | FTRACE_REC_REGS);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(flags, true),
+			FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN);
+}
+
 static struct kunit_case glob_cases[] = {
 	KUNIT_CASE(glob_parse_kinds),
 	KUNIT_CASE(glob_positions),
@@ -640,6 +668,7 @@ static struct kunit_case state_cases[] = {
 	KUNIT_CASE(state_wanted),
 	KUNIT_CASE(state_transitions),
 	KUNIT_CASE(state_trampoline),
+	KUNIT_CASE(state_direct),
 	{}
 };
 

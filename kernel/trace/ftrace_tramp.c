@@ -68,7 +68,8 @@ void ftrace_tramp_get(struct ftrace_ops *ops)
 	unsigned long addr, size = 0;
 
 	ftrace_assert_locked();
-	if (ops->tramp_slot || (ops->flags & FTRACE_OPS_FL_STUB))
+	/* The direct-call ops' sites call their own functions. */
+	if (ops->tramp_slot || (ops->flags & (FTRACE_OPS_FL_STUB | FTRACE_OPS_FL_DIRECT)))
 		return;
 	for_each_tramp(t) {
 		if (!t->mem) {

@@ -64,8 +64,8 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
  * @list: the ops to count: ftrace_ops_list (or a test's own list)
  *
  * Return: @flags with the count of ops that want @ip, what they need
- * (REGS, IPMODIFY) and, when exactly one does, its trampoline slot
- * (TRAMP) recomputed; the site's current state (FTRACE_REC_SITE) and
+ * (REGS, IPMODIFY, DIRECT) and, when exactly one does, its trampoline
+ * slot (TRAMP) recomputed; the site's current state (FTRACE_REC_SITE) and
  * FREED are kept.  A freed record is wanted by nobody.
  */
 u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
@@ -85,6 +85,8 @@ u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 			flags |= FTRACE_REC_REGS;
 		if (op->flags & FTRACE_OPS_FL_IPMODIFY)
 			flags |= FTRACE_REC_IPMODIFY;
+		if (op->flags & FTRACE_OPS_FL_DIRECT)
+			flags |= FTRACE_REC_DIRECT;
 	} while_for_each_ftrace_op(op);
 	if (count == 1 && only->tramp_slot)
 		flags |= FIELD_PREP(FTRACE_REC_TRAMP, only->tramp_slot);
@@ -96,10 +98,12 @@ u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
  * @flags: the record's flags after ftrace_rec_recount()
  * @enabled: kernel.ftrace_enabled
  *
- * Return: 0 for a NOP, FTRACE_REC_ENABLED for a call, with
- * FTRACE_REC_REGS_EN if it must save all registers, and the slot of the
- * one ops' trampoline in FTRACE_REC_TRAMP_EN if it has one (else the
- * call is to ftrace_caller or ftrace_regs_caller).
+ * Return: 0 for a NOP, FTRACE_REC_ENABLED for a call: with
+ * FTRACE_REC_DIRECT_EN to the site's direct function if the direct-call
+ * ops alone wants it, else with FTRACE_REC_REGS_EN if it must save all
+ * registers, and the slot of the one ops' trampoline in
+ * FTRACE_REC_TRAMP_EN if it has one (else the call is to ftrace_caller
+ * or ftrace_regs_caller).
  */
 u32 ftrace_rec_wanted(u32 flags, bool enabled)
 {
@@ -107,6 +111,8 @@ u32 ftrace_rec_wanted(u32 flags, bool enabled)
 
 	if (!enabled || !(flags & FTRACE_REC_REF_MASK) || (flags & FTRACE_REC_FREED))
 		return 0;
+	if ((flags & FTRACE_REC_DIRECT) && (flags & FTRACE_REC_REF_MASK) == 1)
+		return FTRACE_REC_ENABLED | FTRACE_REC_DIRECT_EN;
 	want = FTRACE_REC_ENABLED | (flags & FTRACE_REC_REGS ? FTRACE_REC_REGS_EN : 0);
 	return want | FIELD_PREP(FTRACE_REC_TRAMP_EN, FIELD_GET(FTRACE_REC_TRAMP, flags));
 }
@@ -127,16 +133,19 @@ static void recount(void)
 /**
  * ftrace_rec_target - what a site in state @flags calls
  * @flags: a record's flags; only FTRACE_REC_SITE counts
+ * @ip: the site (for its direct function)
  *
  * Context: ftrace_lock held.
- * Return: the trampoline's address, or 0 for a NOP.
+ * Return: the trampoline's or direct function's address, or 0 for a NOP.
  */
-unsigned long ftrace_rec_target(u32 flags)
+unsigned long ftrace_rec_target(u32 flags, unsigned long ip)
 {
 	unsigned int slot = FIELD_GET(FTRACE_REC_TRAMP_EN, flags);
 
 	if (!(flags & FTRACE_REC_ENABLED))
 		return 0;
+	if (flags & FTRACE_REC_DIRECT_EN)
+		return ftrace_find_rec_direct(ip);
 	if (slot)
 		return ftrace_tramp_addr(slot);
 	return flags & FTRACE_REC_REGS_EN ? (unsigned long)ftrace_regs_caller :
@@ -168,17 +177,17 @@ static int patch_sites(void)
 	for_each_ftrace_group(g) {
 		for_each_group_rec(g, rec) {
 			u32 want = ftrace_rec_wanted(rec->flags, ftrace_enabled);
+			unsigned long ip = ftrace_rec_ip(g, rec);
 
 			if (rec->flags & FTRACE_REC_FREED)
 				continue;
 			if (want == (rec->flags & FTRACE_REC_SITE))
 				continue;
-			ret = ftrace_arch_patch_site(ftrace_rec_ip(g, rec),
-						     ftrace_rec_target(rec->flags),
-						     ftrace_rec_target(want));
+			ret = ftrace_arch_patch_site(ip, ftrace_rec_target(rec->flags, ip),
+						     ftrace_rec_target(want, ip));
 			if (ret) {
 				ftrace_arch_patch_end();
-				ftrace_anomaly("patching a call site", ftrace_rec_ip(g, rec), ret);
+				ftrace_anomaly("patching a call site", ip, ret);
 				return ret;
 			}
 			ftrace_tramp_sites(FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags), -1);

@@ -173,13 +173,24 @@ struct tramp_template {
 	void	*op_ptr;	/* movq function_trace_op(%rip), %rdx */
 	void	*call;		/* call ftrace_stub */
 	void	*end;		/* its RET */
+	void	*direct_ret;	/* the RET into a direct function, or NULL */
 };
 
 static const struct tramp_template templates[2] = {
-	{ ftrace_caller, ftrace_caller_op_ptr, ftrace_call, ftrace_caller_end },
+	{ ftrace_caller, ftrace_caller_op_ptr, ftrace_call, ftrace_caller_end, NULL },
 	{ ftrace_regs_caller, ftrace_regs_caller_op_ptr, ftrace_regs_call,
-	  ftrace_regs_caller_end },
+	  ftrace_regs_caller_end, ftrace_regs_caller_direct_ret },
 };
+
+/* Write at @insn the return the kernel uses there: a thunk or a RET. */
+static void put_ret(u8 *insn)
+{
+	if (cpu_wants_rethunk_at(insn))
+		__text_gen_insn(insn, JMP32_INSN_OPCODE, insn, x86_return_thunk,
+				JMP32_INSN_SIZE);
+	else
+		insn[0] = RET_INSN_OPCODE;
+}
 
 /* movq disp32(%rip), %rdx */
 static const u8 op_load[] = { 0x48, 0x8b, 0x15 };
@@ -203,13 +214,14 @@ static bool tramp_fill(u8 *buf, const struct tramp_template *tt,
 	    !put_rel32(buf + call_off, ip + call_off, CALL_INSN_SIZE,
 		       (unsigned long)func))
 		return false;
-	/* The return, as the kernel patched its own (a thunk or a RET) */
+	/*
+	 * The returns, as the kernel patched its own.  A copied RET is
+	 * position-independent, a copied jump to the return thunk is not.
+	 */
 	memset(buf + code, INT3_INSN_OPCODE, ops_off - code);
-	if (cpu_wants_rethunk_at(buf + code))
-		__text_gen_insn(buf + code, JMP32_INSN_OPCODE, buf + code,
-				x86_return_thunk, JMP32_INSN_SIZE);
-	else
-		buf[code] = RET_INSN_OPCODE;
+	put_ret(buf + code);
+	if (tt->direct_ret && buf[tt->direct_ret - tt->start] != RET_INSN_OPCODE)
+		put_ret(buf + (tt->direct_ret - tt->start));
 	memcpy(buf + ops_off, &ops, sizeof(ops));
 	return true;
 }

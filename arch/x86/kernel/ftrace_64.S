@@ -12,7 +12,8 @@
  * function_trace_op, &regs).  ftrace_caller saves only what a C call may
  * clobber or a callback may read as arguments, and leaves regs->cs zero so
  * that ftrace_get_regs() returns NULL; ftrace_regs_caller saves everything
- * and returns to regs->ip, which a kprobe or livepatch handler may change.
+ * and returns to regs->ip, which a kprobe or livepatch handler may change,
+ * or into a direct function first if the direct-call ops asked for one.
  *
  * Both are also templates: arch/x86/kernel/ftrace.c copies one into an
  * ops' own trampoline, up to its *_end label, and rewrites two
@@ -113,6 +114,12 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	/* Return to regs->ip: a handler may have redirected the call. */
 	movq	RIP(%rsp), %rax
 	movq	%rax, FRAME_SIZE(%rsp)
+	/*
+	 * A direct call (orig_ax, see arch_ftrace_set_direct_caller()) goes
+	 * into the slot right below that return address.
+	 */
+	movq	ORIG_RAX(%rsp), %rax
+	movq	%rax, SS(%rsp)
 	movq	R15(%rsp), %r15
 	movq	R14(%rsp), %r14
 	movq	R13(%rsp), %r13
@@ -128,6 +135,17 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	movq	RDX(%rsp), %rdx
 	movq	RSI(%rsp), %rsi
 	movq	RDI(%rsp), %rdi
+	cmpq	$0, SS(%rsp)
+	je	.Lregs_return
+	/*
+	 * Return into the direct function, with the return into the traced
+	 * function above it: as if the site had called the direct function.
+	 */
+	addq	$SS, %rsp
+	UNWIND_HINT_FUNC
+SYM_INNER_LABEL(ftrace_regs_caller_direct_ret, SYM_L_GLOBAL)
+	RET
+.Lregs_return:
 	addq	$FRAME_SIZE, %rsp
 SYM_INNER_LABEL(ftrace_regs_caller_end, SYM_L_GLOBAL)
 	RET

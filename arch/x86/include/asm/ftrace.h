@@ -29,6 +29,7 @@ extern void __fentry__(void);
 /* Labels in the trampolines of ftrace_64.S that per-ops copies rewrite */
 extern char ftrace_caller_op_ptr[], ftrace_caller_end[];
 extern char ftrace_regs_caller_op_ptr[], ftrace_regs_caller_end[];
+extern char ftrace_regs_caller_direct_ret[];
 /* The graph ops' trampoline */
 void ftrace_graph_caller(void);
 
@@ -48,6 +49,13 @@ arch_ftrace_get_regs(struct ftrace_regs *fregs)
 {
 	return fregs->regs.cs ? &fregs->regs : NULL;
 }
+
+/*
+ * A direct call on a site that other ops share: ftrace_regs_caller
+ * "returns" into the function in orig_ax (0: none), which then returns
+ * into the traced function.
+ */
+#define arch_ftrace_set_direct_caller(regs, addr)	((regs)->orig_ax = (addr))
 
 /* Where ftrace_regs_caller returns to (livepatch redirects a call). */
 #define ftrace_instruction_pointer_set(fregs, new_ip)	\
