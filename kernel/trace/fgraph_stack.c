@@ -33,13 +33,35 @@ static void __noreturn fgraph_lost_return(void)
 }
 
 /**
+ * fgraph_hook_slot - hook the return whose address is in @slot
+ * @ip: the traced function's call site
+ * @slot: the stack slot holding the function's return address
+ *
+ * What every arch entry hook does once it has found the slot: under the
+ * tracers' recursion protection, push the call on the task's return
+ * stack and, if the graph user takes it, point @slot at
+ * return_to_handler.
+ */
+void fgraph_hook_slot(unsigned long ip, unsigned long *slot)
+{
+	unsigned long ret = *slot;
+	int bit = ftrace_test_recursion_trylock(ip, ret);
+
+	if (bit < 0)
+		return;
+	if (!function_graph_enter(ret, ip, 0, slot))
+		*slot = (unsigned long)return_to_handler;
+	ftrace_test_recursion_unlock(bit);
+}
+
+/**
  * function_graph_enter - hook a traced function's return
  * @ret: the function's real return address
  * @func: the function (its call site)
  * @frame_pointer: unused on x86_64
  * @retp: the stack slot holding @ret, where return_to_handler will be
  *
- * Called by the arch entry hook with recursion protection held.
+ * Called with recursion protection held (fgraph_hook_slot()).
  *
  * Return: 0 if the caller must swap @ret for return_to_handler, -EBUSY if
  * the call is not hooked (graph stopped, task paused, no stack, stack

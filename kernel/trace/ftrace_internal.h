@@ -290,6 +290,7 @@ extern struct fgraph_ops *fgraph_user;
 extern bool fgraph_stacks_wanted;
 
 struct ftrace_ret_stack *fgraph_stack_alloc(gfp_t gfp);
+void fgraph_hook_slot(unsigned long ip, unsigned long *slot);
 void fgraph_stack_give(struct task_struct *t, struct ftrace_ret_stack *stack);
 bool fgraph_is_filter_ops(struct ftrace_ops *ops);
 int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash);

@@ -117,6 +117,12 @@ static __always_inline bool pid_ok(struct ftrace_ops *op)
 		FTRACE_PID_IGNORE;
 }
 
+/* Whether @op may be called now: RCU watching if it needs it, pid filter. */
+static __always_inline bool op_may_run(struct ftrace_ops *op)
+{
+	return (!(op->flags & FTRACE_OPS_FL_RCU) || rcu_is_watching()) && pid_ok(op);
+}
+
 /**
  * arch_ftrace_ops_list_func - call every ops that wants this site
  * @ip: the call site
@@ -138,13 +144,9 @@ void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 		return;
 
 	do_for_each_ftrace_op(op, ftrace_ops_list) {
-		if (op->flags & FTRACE_OPS_FL_STUB)
-			continue;
-		if ((op->flags & FTRACE_OPS_FL_RCU) && !rcu_is_watching())
-			continue;
-		if (!ftrace_ops_wants(op, ip) || !pid_ok(op))
-			continue;
-		op->func(ip, parent_ip, op, fregs);
+		if (!(op->flags & FTRACE_OPS_FL_STUB) && op_may_run(op) &&
+		    ftrace_ops_wants(op, ip))
+			op->func(ip, parent_ip, op, fregs);
 	} while_for_each_ftrace_op(op);
 
 	trace_clear_recursion(bit);
@@ -163,7 +165,7 @@ static void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
-	if ((!(op->flags & FTRACE_OPS_FL_RCU) || rcu_is_watching()) && pid_ok(op))
+	if (op_may_run(op))
 		op->func(ip, parent_ip, op, fregs);
 	ftrace_test_recursion_unlock(bit);
 }
@@ -366,8 +368,8 @@ static bool hashes_live(struct ftrace_ops_hash *h)
  * @notr: the new notrace hash, or NULL to keep the current one
  *
  * Takes ownership of the new hashes whatever the result.  If a registered
- * ops uses these hashes (@ops or one sharing them), sites are re-patched; the old hashes are freed once no CPU can
- * be reading them.
+ * ops uses these hashes (@ops or one sharing them), sites are re-patched;
+ * the old hashes are freed once no CPU can be reading them.
  *
  * Context: ftrace_lock held.
  * Return: 0, -EBUSY on an IPMODIFY conflict, -ENODEV if ftrace is dead.

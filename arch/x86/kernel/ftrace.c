@@ -324,26 +324,15 @@ void ftrace_arch_tramp_free(unsigned long tramp)
  * @frame_pointer: unused on x86_64 (0)
  *
  * If the graph core accepts the call, the function returns into
- * return_to_handler instead of its caller.
+ * return_to_handler instead of its caller.  Resuming from suspend runs
+ * traced code on a stack outside the kernel half, before current can be
+ * trusted: such calls are left alone.
  */
 void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
 			   unsigned long frame_pointer)
 {
-	unsigned long hook = (unsigned long)return_to_handler;
-	int bit;
-
-	/*
-	 * Resuming from suspend runs traced code on a stack outside the
-	 * kernel half, before current can be trusted.
-	 */
-	if (unlikely((long)__builtin_frame_address(0) >= 0))
-		return;
-	bit = ftrace_test_recursion_trylock(ip, *parent);
-	if (bit < 0)
-		return;
-	if (!function_graph_enter(*parent, ip, frame_pointer, parent))
-		*parent = hook;
-	ftrace_test_recursion_unlock(bit);
+	if (likely((long)__builtin_frame_address(0) < 0))
+		fgraph_hook_slot(ip, parent);
 }
 
 /**
