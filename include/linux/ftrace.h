@@ -132,7 +132,24 @@ enum {
 	FTRACE_OPS_FL_ALLOC_TRAMP		= BIT(23),
 };
 
-/* Requests to an ops' ops_func (IPMODIFY sharing with direct calls) */
+/*
+ * Requests to a direct ops' ops_func, so that it can share its sites with
+ * an IPMODIFY ops (livepatch): on a shared site the direct function is
+ * entered with the return address the IPMODIFY handler chose, and must
+ * call that rather than the traced function.  A direct ops without
+ * ops_func never shares: the second registration gets -EBUSY.
+ *
+ * ENABLE_SHARE_IPMODIFY_SELF: the direct ops is being registered on a
+ *	site an IPMODIFY ops has.  Called inside register_ftrace_direct_multi()
+ *	with ftrace_lock held: it may only update the ops' owner's state; a
+ *	non-zero return (-EAGAIN: "rebuild and register again") fails the
+ *	registration, which then leaves nothing behind.
+ * ENABLE_SHARE_IPMODIFY_PEER: an IPMODIFY ops is being registered on a
+ *	site of this direct ops.  DISABLE_SHARE_IPMODIFY_PEER: it has gone.
+ *	Called with the direct-call mutex held but not ftrace_lock, so the
+ *	handler may call modify_ftrace_direct_multi_nolock(); a non-zero
+ *	return of ENABLE fails the IPMODIFY registration.
+ */
 enum ftrace_ops_cmd {
 	FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF,
 	FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER,
@@ -233,7 +250,8 @@ struct ftrace_func_entry {
 
 /*
  * Direct calls: a site calls a custom trampoline (kernel/trace/ftrace_direct.c).
- * One site at a time; the multi-site API is not in this core.
+ * One site per call with register_ftrace_direct(); the sites of an ops'
+ * filter with register_ftrace_direct_multi() (BPF trampolines).
  */
 struct ftrace_direct_func;
 struct dyn_ftrace;
@@ -244,6 +262,10 @@ int unregister_ftrace_direct(unsigned long ip, unsigned long addr);
 int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 			 unsigned long new_addr);
 unsigned long ftrace_find_rec_direct(unsigned long ip);
+int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr);
+int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr);
+int modify_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr);
+int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr);
 #else
 # define ftrace_direct_func_count 0
 static inline int register_ftrace_direct(unsigned long ip, unsigned long addr)
@@ -263,11 +285,6 @@ static inline unsigned long ftrace_find_rec_direct(unsigned long ip)
 {
 	return 0;
 }
-#endif
-static inline struct ftrace_direct_func *ftrace_find_direct_func(unsigned long addr)
-{
-	return NULL;
-}
 static inline int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 {
 	return -ENODEV;
@@ -283,6 +300,11 @@ static inline int modify_ftrace_direct_multi(struct ftrace_ops *ops, unsigned lo
 static inline int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr)
 {
 	return -ENODEV;
+}
+#endif
+static inline struct ftrace_direct_func *ftrace_find_direct_func(unsigned long addr)
+{
+	return NULL;
 }
 #ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 static inline void arch_ftrace_set_direct_caller(struct pt_regs *regs,
@@ -340,6 +362,7 @@ void ftrace_set_global_filter(unsigned char *buf, int len, int reset);
 void ftrace_set_global_notrace(unsigned char *buf, int len, int reset);
 void ftrace_free_filter(struct ftrace_ops *ops);
 void ftrace_ops_set_global_filter(struct ftrace_ops *ops);
+int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt, unsigned long *addrs);
 
 /* Which hash a filter file edits, and what else it lists. */
 enum {
@@ -394,6 +417,11 @@ static inline bool is_ftrace_trampoline(unsigned long addr)
 #define ftrace_set_notrace(ops, buf, len, reset) ({ -ENODEV; })
 #define ftrace_free_filter(ops) do { } while (0)
 #define ftrace_ops_set_global_filter(ops) do { } while (0)
+static inline int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
+					unsigned long *addrs)
+{
+	return -EOPNOTSUPP;
+}
 static inline ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
 					  size_t cnt, loff_t *ppos) { return -ENODEV; }
 static inline ssize_t ftrace_notrace_write(struct file *file, const char __user *ubuf,

@@ -11,9 +11,18 @@
  * stores the function in regs->orig_ax, and ftrace_regs_caller then
  * "returns" into it, so the function runs as if the site had called it.
  *
- * The hash is replaced, never edited, except for one entry's address in
- * modify_ftrace_direct(): readers are the callback (preemption off) and
- * the core's patching (ftrace_lock).
+ * The multi-site API (BPF trampolines) registers the caller's own ops
+ * with the same callback: each of its sites maps to the one function in
+ * the same hash, and a site with a lone direct ops calls that function.
+ *
+ * The hash is replaced, never edited, except for entries' addresses in
+ * the modify calls: readers are the callback (preemption off) and the
+ * core's patching (ftrace_lock).
+ *
+ * Locking: direct_mutex > ftrace_lock.  direct_mutex is held across the
+ * ops_func requests to direct ops when an IPMODIFY ops comes or goes
+ * (see enum ftrace_ops_cmd): their handlers re-patch their own sites
+ * under ftrace_lock meanwhile, and direct ops cannot come or go.
  */
 #include <linux/ftrace.h>
 #include <linux/rcupdate.h>
@@ -22,6 +31,8 @@
 #include "ftrace_internal.h"
 
 int ftrace_direct_func_count;
+
+static DEFINE_MUTEX(direct_mutex);
 
 static struct ftrace_hash __rcu *direct_functions;
 
@@ -142,6 +153,7 @@ int register_ftrace_direct(unsigned long ip, unsigned long addr)
 	ip = ftrace_location(ip);
 	if (!ip || !addr)
 		return -ENODEV;
+	mutex_lock(&direct_mutex);
 	mutex_lock(&ftrace_lock);
 	ret = -ENODEV;
 	if (ftrace_dead)
@@ -173,6 +185,7 @@ int register_ftrace_direct(unsigned long ip, unsigned long addr)
 	ftrace_direct_func_count++;
 out:
 	mutex_unlock(&ftrace_lock);
+	mutex_unlock(&direct_mutex);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_ftrace_direct);
@@ -196,6 +209,7 @@ int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
 	int ret;
 
 	ip = ftrace_location(ip);
+	mutex_lock(&direct_mutex);
 	mutex_lock(&ftrace_lock);
 	cur = ip ? ftrace_find_rec_direct(ip) : 0;
 	ret = -ENODEV;
@@ -218,6 +232,7 @@ int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
 	ftrace_direct_func_count--;
 out:
 	mutex_unlock(&ftrace_lock);
+	mutex_unlock(&direct_mutex);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_direct);
@@ -245,6 +260,7 @@ int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 	ip = ftrace_location(ip);
 	if (!new_addr)
 		return -EINVAL;
+	mutex_lock(&direct_mutex);
 	mutex_lock(&ftrace_lock);
 	entry = ip ? ftrace_lookup_ip(rcu_dereference_protected(direct_functions, 1), ip) :
 		     NULL;
@@ -270,6 +286,425 @@ int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 	WRITE_ONCE(entry->direct, new_addr);
 out:
 	mutex_unlock(&ftrace_lock);
+	mutex_unlock(&direct_mutex);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(modify_ftrace_direct);
+
+/* ---- The multi-site API: the caller's ops, its filter's sites ---- */
+
+/* What register_ftrace_direct_multi() adds to the caller's ops. */
+#define DIRECT_MULTI_FLAGS	(FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS)
+
+static struct ftrace_hash *direct_hash(void)
+{
+	return rcu_dereference_protected(direct_functions, lockdep_is_held(&ftrace_lock));
+}
+
+/**
+ * ftrace_direct_funcs_edit - a copy of a site-to-function hash, edited
+ * @src: the hash (site -> function in each entry's ->direct), or NULL
+ * @sites: the sites to edit
+ * @addr: map every site of @sites to this function; 0: remove instead
+ * @old: with @addr 0, remove only the sites that map to this function
+ *
+ * Return: the new hash, or NULL (-ENOMEM).
+ */
+struct ftrace_hash *ftrace_direct_funcs_edit(struct ftrace_hash *src, struct ftrace_hash *sites,
+					     unsigned long addr, unsigned long old)
+{
+	unsigned long count = (src ? src->count : 0) + (addr ? sites->count : 0);
+	struct ftrace_func_entry *entry;
+	struct ftrace_hash *hash;
+	unsigned long i;
+
+	hash = ftrace_hash_alloc(ftrace_hash_bits_for(count));
+	if (!hash)
+		return NULL;
+	ftrace_hash_for_each(src, i, entry) {
+		if (!addr && entry->direct == old && ftrace_lookup_ip(sites, entry->ip))
+			continue;
+		if (ftrace_hash_add(hash, entry->ip))
+			goto nomem;
+		ftrace_lookup_ip(hash, entry->ip)->direct = entry->direct;
+	}
+	if (!addr)
+		return hash;
+	ftrace_hash_for_each(sites, i, entry) {
+		if (ftrace_hash_add(hash, entry->ip))
+			goto nomem;
+		ftrace_lookup_ip(hash, entry->ip)->direct = addr;
+	}
+	return hash;
+nomem:
+	ftrace_hash_free(hash);
+	return NULL;
+}
+
+/* Install @hash as the direct functions; return the old one, still live
+ * for readers that started before (the caller frees it after a grace
+ * period, or puts it back).
+ */
+static struct ftrace_hash *swap_funcs(struct ftrace_hash *hash)
+{
+	struct ftrace_hash *old = direct_hash();
+
+	rcu_assign_pointer(direct_functions, hash);
+	return old;
+}
+
+static void free_funcs(struct ftrace_hash *old)
+{
+	synchronize_rcu_tasks_rude();
+	ftrace_hash_free(old);
+}
+
+/**
+ * register_ftrace_direct_multi - make the sites of an ops call a function
+ * @ops: the caller's ops, its sites set with ftrace_set_filter_ip(s)(),
+ *	not registered, ->func and ->trampoline clear
+ * @addr: the function (a BPF trampoline); entered as if each site had
+ *	called it, it returns into the traced function
+ *
+ * The ops is registered with ftrace_regs_caller's direct-call callback:
+ * a site that only @ops wants calls @addr itself, a shared one goes
+ * through ftrace_regs_caller.  If an IPMODIFY ops has one of the sites,
+ * @ops->ops_func is asked (ENABLE_SHARE_IPMODIFY_SELF) whether @addr can
+ * share it.  Whatever fails, nothing is left: @ops is not registered,
+ * ->func is clear again and no site has @addr.
+ *
+ * Return: 0; -EINVAL for an ops in the wrong state or without sites;
+ * -EBUSY if a site has a direct function already, or an IPMODIFY ops has
+ * it and @ops cannot share (no ops_func); what ops_func returned
+ * (-EAGAIN: rebuild @addr for sharing and register again); -ENODEV once
+ * ftrace is dead; -ENOMEM.
+ */
+int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
+{
+	struct ftrace_hash *sites, *funcs, *old;
+	struct ftrace_func_entry *entry;
+	unsigned long added, i;
+	int ret;
+
+	if (ops->func || ops->trampoline || !addr)
+		return -EINVAL;
+	if (!(ops->flags & FTRACE_OPS_FL_INITIALIZED) || (ops->flags & FTRACE_OPS_FL_ENABLED))
+		return -EINVAL;
+
+	mutex_lock(&direct_mutex);
+	mutex_lock(&ftrace_lock);
+	sites = rcu_dereference_protected(ops->func_hash->filter_hash,
+					  lockdep_is_held(&ftrace_lock));
+	ret = -EINVAL;
+	if (ftrace_hash_empty(sites))
+		goto out;
+	ret = -ENODEV;
+	if (ftrace_dead)
+		goto out;
+	ret = -EBUSY;
+	ftrace_hash_for_each(sites, i, entry)
+		if (ftrace_find_rec_direct(entry->ip))
+			goto out;
+	ret = -ENOMEM;
+	funcs = ftrace_direct_funcs_edit(direct_hash(), sites, addr, 0);
+	if (!funcs)
+		goto out;
+	/* The function is known before any site can call for it. */
+	old = swap_funcs(funcs);
+	added = DIRECT_MULTI_FLAGS & ~ops->flags;
+	ops->flags |= added;
+	ops->func = call_direct_funcs;
+	ret = ftrace_startup(ops, 0);
+	if (ret) {
+		/* No site calls @addr: ftrace_startup() undid its patching. */
+		ops->func = NULL;
+		ops->flags &= ~added;
+		funcs = swap_funcs(old);
+		old = funcs;
+	}
+	free_funcs(old);
+out:
+	mutex_unlock(&ftrace_lock);
+	mutex_unlock(&direct_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_ftrace_direct_multi);
+
+/**
+ * unregister_ftrace_direct_multi - give the sites of a direct ops back
+ * @ops: an ops registered by register_ftrace_direct_multi()
+ * @addr: its function
+ *
+ * When this returns, no site calls @addr any more, though a CPU may still
+ * be running in it: the owner waits for tasks-RCU before freeing it.
+ * ->func and ->trampoline are cleared, so @ops can be registered again.
+ *
+ * Return: 0, -EINVAL if @ops is not a registered direct ops, -ENOMEM
+ * (then nothing changed).
+ */
+int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
+{
+	struct ftrace_hash *sites, *funcs;
+	int ret;
+
+	if (ops == &direct_ops || !(ops->flags & FTRACE_OPS_FL_DIRECT))
+		return -EINVAL;
+	mutex_lock(&direct_mutex);
+	mutex_lock(&ftrace_lock);
+	ret = -EINVAL;
+	if (!(ops->flags & FTRACE_OPS_FL_ENABLED))
+		goto out;
+	sites = rcu_dereference_protected(ops->func_hash->filter_hash,
+					  lockdep_is_held(&ftrace_lock));
+	/* Made first, so that a failure leaves everything as it was. */
+	ret = -ENOMEM;
+	funcs = ftrace_direct_funcs_edit(direct_hash(), sites, 0, addr);
+	if (!funcs)
+		goto out;
+	/* The sites move off @addr first: patching reads it in the hash. */
+	ret = ftrace_shutdown(ops, 0);
+	free_funcs(swap_funcs(funcs));
+	ops->func = NULL;
+	ops->trampoline = 0;
+out:
+	mutex_unlock(&ftrace_lock);
+	mutex_unlock(&direct_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(unregister_ftrace_direct_multi);
+
+/**
+ * modify_ftrace_direct_multi_nolock - move the sites of a direct ops to another function
+ * @ops: an ops registered by register_ftrace_direct_multi()
+ * @addr: the new function
+ *
+ * For an ops_func handler (ENABLE/DISABLE_SHARE_IPMODIFY_PEER), which
+ * runs with the direct-call mutex held.  Each site that calls the old
+ * function itself is re-patched to call @addr in one instruction write
+ * (all in one batch); shared sites use @addr from their next call.
+ *
+ * Context: direct_mutex held.
+ * Return: 0, -EINVAL if @ops is not a registered direct ops, -ENODEV if
+ * ftrace is dead (or died on the way).
+ */
+int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr)
+{
+	struct ftrace_func_entry *site, *entry;
+	struct ftrace_hash *sites, *funcs;
+	unsigned long ip = 0, i;
+	struct dyn_ftrace *rec;
+	int ret = 0;
+
+	lockdep_assert_held(&direct_mutex);
+	if (!addr || ops == &direct_ops || !(ops->flags & FTRACE_OPS_FL_DIRECT))
+		return -EINVAL;
+	mutex_lock(&ftrace_lock);
+	if (!(ops->flags & FTRACE_OPS_FL_ENABLED)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (ftrace_dead) {
+		ret = -ENODEV;
+		goto out;
+	}
+	sites = rcu_dereference_protected(ops->func_hash->filter_hash,
+					  lockdep_is_held(&ftrace_lock));
+	funcs = direct_hash();
+	ftrace_arch_patch_begin();
+	ftrace_hash_for_each(sites, i, site) {
+		entry = ftrace_lookup_ip(funcs, site->ip);
+		if (!entry || entry->direct == addr)
+			continue;
+		rec = ftrace_find_rec(site->ip, NULL);
+		if (!rec || !(rec->flags & FTRACE_REC_DIRECT_EN))
+			continue;
+		ip = site->ip;
+		ret = ftrace_arch_patch_site(ip, entry->direct, addr);
+		if (ret)
+			break;
+	}
+	ftrace_arch_patch_end();
+	if (ret) {
+		ftrace_anomaly("patching a direct call", ip, ret);
+		ret = -ENODEV;
+		goto out;
+	}
+	ftrace_hash_for_each(sites, i, site) {
+		entry = ftrace_lookup_ip(funcs, site->ip);
+		if (entry)
+			WRITE_ONCE(entry->direct, addr);
+	}
+out:
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(modify_ftrace_direct_multi_nolock);
+
+/**
+ * modify_ftrace_direct_multi - move the sites of a direct ops to another function
+ * @ops: an ops registered by register_ftrace_direct_multi()
+ * @addr: the new function
+ *
+ * modify_ftrace_direct_multi_nolock() with the direct-call mutex taken.
+ *
+ * Return: as modify_ftrace_direct_multi_nolock().
+ */
+int modify_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
+{
+	int ret;
+
+	mutex_lock(&direct_mutex);
+	ret = modify_ftrace_direct_multi_nolock(ops, addr);
+	mutex_unlock(&direct_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(modify_ftrace_direct_multi);
+
+/* ---- Sharing sites between direct ops and IPMODIFY ops ---- */
+
+/* Whether @op wants a site of @filter minus @notr (empty filter: all). */
+static bool shares_site(struct ftrace_ops *op, struct ftrace_hash *filter,
+			struct ftrace_hash *notr)
+{
+	struct ftrace_hash *of = rcu_dereference_protected(op->func_hash->filter_hash, 1);
+	struct ftrace_func_entry *entry;
+	unsigned long i;
+
+	if (ftrace_hash_empty(filter) && ftrace_hash_empty(of))
+		return true;
+	/* Walk the non-empty filter: every site it names is a candidate. */
+	if (ftrace_hash_empty(filter)) {
+		ftrace_hash_for_each(of, i, entry)
+			if (!ftrace_lookup_ip(notr, entry->ip) && ftrace_ops_wants(op, entry->ip))
+				return true;
+		return false;
+	}
+	ftrace_hash_for_each(filter, i, entry)
+		if (!ftrace_lookup_ip(notr, entry->ip) && ftrace_ops_wants(op, entry->ip))
+			return true;
+	return false;
+}
+
+/**
+ * ftrace_direct_check_share - may an ops with these hashes join the sites it wants?
+ * @list: the registered ops (ftrace_ops_list, or a test's own list)
+ * @ops: a DIRECT or IPMODIFY ops being registered or given new hashes
+ * @filter: its filter hash (empty: every site)
+ * @notr: its notrace hash
+ *
+ * A direct ops on a site of a registered IPMODIFY ops needs its ops_func
+ * to agree (ENABLE_SHARE_IPMODIFY_SELF); an IPMODIFY ops on a site of a
+ * registered direct ops needs that ops to have an ops_func (which
+ * register_ftrace_function() asked beforehand).
+ *
+ * Context: ftrace_lock held (for ftrace_ops_list).
+ * Return: 0, -EBUSY, or what ops_func returned.
+ */
+int ftrace_direct_check_share(struct ftrace_ops *list, struct ftrace_ops *ops,
+			      struct ftrace_hash *filter, struct ftrace_hash *notr)
+{
+	bool direct = ops->flags & FTRACE_OPS_FL_DIRECT;
+	struct ftrace_ops *op;
+
+	if (!(ops->flags & (FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_IPMODIFY)))
+		return 0;
+	do_for_each_ftrace_op(op, list) {
+		if (op == ops || !(op->flags & (direct ? FTRACE_OPS_FL_IPMODIFY :
+							 FTRACE_OPS_FL_DIRECT)))
+			continue;
+		if (!shares_site(op, filter, notr))
+			continue;
+		if (!direct)
+			return op->ops_func ? 0 : -EBUSY;
+		if (!ops->ops_func)
+			return -EBUSY;
+		/* One answer covers every shared site. */
+		return ops->ops_func(ops, FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF);
+	} while_for_each_ftrace_op(op);
+	return 0;
+}
+
+/* The next registered direct ops after @after that shares a site with @ops. */
+static struct ftrace_ops *next_peer(struct ftrace_ops *ops, struct ftrace_ops *after)
+{
+	struct ftrace_hash *filter, *notr;
+	struct ftrace_ops *op;
+	bool passed = !after;
+
+	mutex_lock(&ftrace_lock);
+	filter = rcu_dereference_protected(ops->func_hash->filter_hash, 1);
+	notr = rcu_dereference_protected(ops->func_hash->notrace_hash, 1);
+	do_for_each_ftrace_op(op, ftrace_ops_list) {
+		if (!passed) {
+			passed = op == after;
+			continue;
+		}
+		if (op != ops && (op->flags & FTRACE_OPS_FL_DIRECT) &&
+		    shares_site(op, filter, notr))
+			goto out;
+	} while_for_each_ftrace_op(op);
+	op = NULL;
+out:
+	mutex_unlock(&ftrace_lock);
+	return op;
+}
+
+/**
+ * ftrace_direct_tell_peers - tell the direct ops on an IPMODIFY ops' sites
+ * @ops: an IPMODIFY ops about to be registered (ENABLE) or just gone (DISABLE)
+ * @cmd: FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER or _DISABLE_
+ *
+ * Each direct ops that shares a site with @ops gets @cmd through its
+ * ops_func, outside ftrace_lock: the handler may re-patch its sites to
+ * a function built for sharing.  Direct ops cannot come or go meanwhile
+ * (direct_mutex), so the walk can drop ftrace_lock between requests.
+ *
+ * Context: ftrace_direct_lock() held, ftrace_lock not.
+ * Return: 0 for an ops without IPMODIFY or for DISABLE; for ENABLE, -EBUSY
+ * if a peer has no ops_func or the first error a peer returned (the
+ * peers told before then are told DISABLE).
+ */
+int ftrace_direct_tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
+{
+	bool enable = cmd == FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER;
+	struct ftrace_ops *peer = NULL;
+	int ret = 0;
+
+	if (!(ops->flags & FTRACE_OPS_FL_IPMODIFY))
+		return 0;
+	lockdep_assert_held(&direct_mutex);
+	while ((peer = next_peer(ops, peer))) {
+		if (!peer->ops_func) {
+			if (!enable)
+				continue;
+			ret = -EBUSY;
+			break;
+		}
+		ret = peer->ops_func(peer, cmd);
+		if (ret && enable)
+			break;
+		ret = 0;
+	}
+	if (ret)
+		ftrace_direct_tell_peers(ops, FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER);
+	return ret;
+}
+
+/**
+ * ftrace_direct_lock - take the outermost lock of direct calls
+ *
+ * register_ftrace_function() and unregister_ftrace_function() hold it
+ * around the registration and the requests to direct ops it causes.
+ */
+void ftrace_direct_lock(void)
+{
+	mutex_lock(&direct_mutex);
+}
+
+/**
+ * ftrace_direct_unlock - release what ftrace_direct_lock() took
+ */
+void ftrace_direct_unlock(void)
+{
+	mutex_unlock(&direct_mutex);
+}

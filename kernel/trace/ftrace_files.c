@@ -111,15 +111,19 @@ static int rf_show(struct seq_file *m, void *v)
 	if (rf->enabled_only) {
 		unsigned int slot = FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags);
 
-		seq_printf(m, " (%u)%s%s%s\ttramp: %ps",
-			   ftrace_rec_count(rec),
+		seq_printf(m, " (%u)%s%s%s", ftrace_rec_count(rec),
 			   rec->flags & FTRACE_REC_REGS_EN ? " R" : "  ",
 			   rec->flags & FTRACE_REC_IPMODIFY ? " I" : "  ",
-			   rec->flags & FTRACE_REC_DIRECT ? " D" : "  ",
-			   (void *)ftrace_rec_target(rec->flags, ip));
-		/* An ops' own trampoline: which callback it calls */
+			   rec->flags & FTRACE_REC_DIRECT ? " D" : "  ");
+		/*
+		 * An ops' own trampoline, in upstream's shape: where it is,
+		 * the ops' callback, what the trampoline calls.  Upstream
+		 * prints nothing for the shared trampolines.
+		 */
 		if (slot)
-			seq_printf(m, " (%ps)", ftrace_tramp_func(slot));
+			seq_printf(m, "\ttramp: %pS (%pS) ->%pS",
+				   (void *)ftrace_rec_target(rec->flags, ip),
+				   ftrace_tramp_ops_func(slot), ftrace_tramp_func(slot));
 		if (rec->flags & FTRACE_REC_DIRECT)
 			seq_printf(m, "\n\tdirect-->%pS",
 				   (void *)ftrace_find_rec_direct(ip));

@@ -242,8 +242,12 @@ int ftrace_filter_edit_end(struct ftrace_filter_edit *e, bool commit)
 			ftrace_mod_cache_clear(cache);
 		if (cache)
 			list_splice_tail_init(&e->mods, cache);
+		/*
+		 * A filter waiting for a module must not read as empty (all
+		 * functions); a notrace list waiting for one excludes nothing yet.
+		 */
 		e->hash->flags &= ~FTRACE_HASH_FL_MOD;
-		if (cache && !list_empty(cache))
+		if (cache && !e->notr && !list_empty(cache))
 			e->hash->flags |= FTRACE_HASH_FL_MOD;
 		if (fgraph_is_filter_ops(e->ops))
 			ret = fgraph_set_filter_hash(e->notr, e->hash);
@@ -339,13 +343,13 @@ EXPORT_SYMBOL_GPL(ftrace_set_global_notrace);
 /**
  * ftrace_set_filter_ips - add or remove call sites by address
  * @ops: the ops
- * @ips: call-site addresses
+ * @ips: call-site addresses, or the start addresses of their functions
  * @cnt: how many
  * @remove: remove them instead of adding
  * @reset: start from an empty filter
  *
- * Return: 0, -ENOENT if an address is not a call site (or not in the
- * filter when removing), -ENOMEM, -EBUSY, -ENODEV.
+ * Return: 0, -EINVAL if an address has no call site, -ENOENT if one is not
+ * in the filter when removing, -ENOMEM, -EBUSY, -ENODEV.
  */
 int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
 			  unsigned int cnt, int remove, int reset)
@@ -358,12 +362,15 @@ int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
 	if (ret)
 		return ret;
 	for (i = 0; i < cnt && !ret; i++) {
-		if (ftrace_location(ips[i]) != ips[i])
-			ret = -ENOENT;
+		/* A function's start stands for its call site (fprobe, BPF). */
+		unsigned long ip = ftrace_location(ips[i]);
+
+		if (!ip)
+			ret = -EINVAL;
 		else if (remove)
-			ret = ftrace_hash_remove(e.hash, ips[i]) ? 0 : -ENOENT;
+			ret = ftrace_hash_remove(e.hash, ip) ? 0 : -ENOENT;
 		else
-			ret = ftrace_hash_add(e.hash, ips[i]);
+			ret = ftrace_hash_add(e.hash, ip);
 	}
 	return ftrace_filter_edit_end(&e, !ret) ?: ret;
 }
@@ -372,7 +379,7 @@ EXPORT_SYMBOL_GPL(ftrace_set_filter_ips);
 /**
  * ftrace_set_filter_ip - add or remove one call site by address
  * @ops: the ops
- * @ip: the call site
+ * @ip: the call site, or the start of its function
  * @remove: remove it instead of adding
  * @reset: start from an empty filter
  *
@@ -528,8 +535,13 @@ static ssize_t regex_write(struct file *file, const char __user *ubuf,
 		return -EBADF;
 	if (!cnt)
 		return 0;
-	/* Collect the complete tokens of this write, then apply them at once. */
-	text = kvmalloc(cnt + 1, GFP_KERNEL);
+	/*
+	 * Collect the complete tokens of this write, then apply them at once.
+	 * The first may have begun in an earlier write (trace-cmd writes a
+	 * name, then the space that ends it): room for what the parser holds
+	 * from then, this write, a space after each token and the NUL.
+	 */
+	text = kvmalloc(parser->idx + cnt + 2, GFP_KERNEL);
 	if (!text)
 		return -ENOMEM;
 	while (done < cnt) {

@@ -198,6 +198,41 @@ void ftrace_anomaly(const char *what, unsigned long ip, int err);
 int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 			  struct ftrace_hash *notr);
 
+/* ---- Direct calls sharing sites with IPMODIFY ops (ftrace_direct.c) ---- */
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+int ftrace_direct_check_share(struct ftrace_ops *list, struct ftrace_ops *ops,
+			      struct ftrace_hash *filter, struct ftrace_hash *notr);
+struct ftrace_hash *ftrace_direct_funcs_edit(struct ftrace_hash *src, struct ftrace_hash *sites,
+					     unsigned long addr, unsigned long old);
+int ftrace_direct_tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd);
+void ftrace_direct_lock(void);
+void ftrace_direct_unlock(void);
+#else
+static inline int ftrace_direct_check_share(struct ftrace_ops *list,
+					    struct ftrace_ops *ops,
+					    struct ftrace_hash *filter,
+					    struct ftrace_hash *notr)
+{
+	return 0;
+}
+
+static inline struct ftrace_hash *
+ftrace_direct_funcs_edit(struct ftrace_hash *src, struct ftrace_hash *sites,
+			 unsigned long addr, unsigned long old)
+{
+	return NULL;
+}
+
+static inline int ftrace_direct_tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
+{
+	return 0;
+}
+
+static inline void ftrace_direct_lock(void) { }
+static inline void ftrace_direct_unlock(void) { }
+#endif
+
 /* ---- Per-ops trampolines (ftrace_tramp.c) ---- */
 
 /* Slot numbers fit FTRACE_REC_TRAMP; slot 0 means "no trampoline". */
@@ -209,6 +244,7 @@ int ftrace_tramps_refresh(void);
 void ftrace_tramps_stop(void);
 unsigned long ftrace_tramp_addr(unsigned int slot);
 ftrace_func_t ftrace_tramp_func(unsigned int slot);
+ftrace_func_t ftrace_tramp_ops_func(unsigned int slot);
 void ftrace_tramp_sites(unsigned int slot, int delta);
 const char *ftrace_tramp_lookup(unsigned long addr, unsigned long *size,
 				unsigned long *off, char **modname, char *sym);

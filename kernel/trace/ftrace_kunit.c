@@ -654,6 +654,141 @@ static struct kunit_case hash_cases[] = {
 	{}
 };
 
+/*
+ * Direct ops and IPMODIFY ops sharing sites (ftrace_direct.c): who is
+ * asked, what is refused.  ops[2] ("c") is the IPMODIFY ops on IP2.
+ */
+static int share_calls;
+static int share_answer;
+static enum ftrace_ops_cmd share_cmd;
+
+static int share_ops_func(struct ftrace_ops *op, enum ftrace_ops_cmd cmd)
+{
+	share_calls++;
+	share_cmd = cmd;
+	return share_answer;
+}
+
+/* A DIRECT ops "a" with filter @ip (0: every site), not asked anything yet. */
+static struct ftrace_ops *share_direct(struct kunit *test, unsigned long ip)
+{
+	struct state_fixture *f = test->priv;
+	struct ftrace_ops *a = &f->ops[0];
+	struct ftrace_hash *h = ftrace_hash_alloc(2);
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	if (ip)
+		KUNIT_ASSERT_EQ(test, ftrace_hash_add(h, ip), 0);
+	ftrace_hash_free(rcu_dereference_protected(a->func_hash->filter_hash, 1));
+	RCU_INIT_POINTER(a->func_hash->filter_hash, h);
+	f->hashes[0] = h;	/* freed by state_exit() */
+	a->flags |= FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS;
+	a->ops_func = NULL;
+	share_calls = 0;
+	share_answer = 0;
+	return a;
+}
+
+static int share_check(struct ftrace_ops *ops, struct ftrace_ops **list, int n)
+{
+	return ftrace_direct_check_share(state_list(list, n), ops,
+			rcu_dereference_protected(ops->func_hash->filter_hash, 1),
+			rcu_dereference_protected(ops->func_hash->notrace_hash, 1));
+}
+
+static void share_direct_joins_ipmodify(struct kunit *test)
+{
+	struct state_fixture *f = test->priv;
+	struct ftrace_ops *c = &f->ops[2], *a;
+	struct ftrace_ops *reg[] = { c };
+
+	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS))
+		kunit_skip(test, "no direct calls in this kernel");
+
+	/* No site in common: nothing asked, nothing refused. */
+	a = share_direct(test, IP1);
+	KUNIT_EXPECT_EQ(test, share_check(a, reg, 1), 0);
+
+	/* On the IPMODIFY ops' site without ops_func: refused. */
+	a = share_direct(test, IP2);
+	KUNIT_EXPECT_EQ(test, share_check(a, reg, 1), -EBUSY);
+
+	/* With one: asked once, SELF, and its answer is the result. */
+	a->ops_func = share_ops_func;
+	share_answer = -EAGAIN;
+	KUNIT_EXPECT_EQ(test, share_check(a, reg, 1), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, share_calls, 1);
+	KUNIT_EXPECT_EQ(test, share_cmd, FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF);
+	share_answer = 0;
+	KUNIT_EXPECT_EQ(test, share_check(a, reg, 1), 0);
+
+	/* An empty filter means every site, IP2 included. */
+	a = share_direct(test, 0);
+	KUNIT_EXPECT_EQ(test, share_check(a, reg, 1), -EBUSY);
+}
+
+static void share_ipmodify_joins_direct(struct kunit *test)
+{
+	struct state_fixture *f = test->priv;
+	struct ftrace_ops *c = &f->ops[2], *a;
+	struct ftrace_ops *reg[1];
+
+	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS))
+		kunit_skip(test, "no direct calls in this kernel");
+
+	a = share_direct(test, IP2);
+	reg[0] = a;
+	/* The direct ops cannot be asked to share: refused. */
+	KUNIT_EXPECT_EQ(test, share_check(c, reg, 1), -EBUSY);
+	/* It can: allowed here, without a request (PEER goes beforehand). */
+	a->ops_func = share_ops_func;
+	KUNIT_EXPECT_EQ(test, share_check(c, reg, 1), 0);
+	KUNIT_EXPECT_EQ(test, share_calls, 0);
+
+	a = share_direct(test, IP1);
+	KUNIT_EXPECT_EQ(test, share_check(c, reg, 1), 0);
+}
+
+/* The site-to-function hash: add sites, remove only a function's own. */
+static void share_funcs_edit(struct kunit *test)
+{
+	struct ftrace_hash *src, *sites, *h;
+
+	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS))
+		kunit_skip(test, "no direct calls in this kernel");
+
+	src = ftrace_hash_alloc(2);
+	sites = ftrace_hash_alloc(2);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	KUNIT_ASSERT_NOT_NULL(test, sites);
+	KUNIT_ASSERT_EQ(test, ftrace_hash_add(src, IP1), 0);
+	KUNIT_ASSERT_EQ(test, ftrace_hash_add(src, IP2), 0);
+	ftrace_lookup_ip(src, IP1)->direct = 0xa;
+	ftrace_lookup_ip(src, IP2)->direct = 0xb;
+
+	KUNIT_ASSERT_EQ(test, ftrace_hash_add(sites, IP3), 0);
+	h = ftrace_direct_funcs_edit(src, sites, 0xc, 0);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_EXPECT_EQ(test, h->count, 3UL);
+	KUNIT_EXPECT_EQ(test, ftrace_lookup_ip(h, IP1)->direct, 0xaUL);
+	KUNIT_EXPECT_EQ(test, ftrace_lookup_ip(h, IP3)->direct, 0xcUL);
+	ftrace_hash_free(h);
+
+	/* Removing IP1 and IP2 for function 0xa takes IP1 only. */
+	ftrace_hash_clear(sites);
+	KUNIT_ASSERT_EQ(test, ftrace_hash_add(sites, IP1), 0);
+	KUNIT_ASSERT_EQ(test, ftrace_hash_add(sites, IP2), 0);
+	h = ftrace_direct_funcs_edit(src, sites, 0, 0xa);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_EXPECT_EQ(test, h->count, 1UL);
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(h, IP1));
+	KUNIT_EXPECT_EQ(test, ftrace_lookup_ip(h, IP2)->direct, 0xbUL);
+	KUNIT_EXPECT_EQ(test, src->count, 2UL);
+	ftrace_hash_free(h);
+	ftrace_hash_free(sites);
+	ftrace_hash_free(src);
+}
+
 static struct kunit_case rec_cases[] = {
 	KUNIT_CASE(rec_sort_ips),
 	KUNIT_CASE(rec_group_layout),
@@ -669,6 +804,13 @@ static struct kunit_case state_cases[] = {
 	KUNIT_CASE(state_transitions),
 	KUNIT_CASE(state_trampoline),
 	KUNIT_CASE(state_direct),
+	{}
+};
+
+static struct kunit_case share_cases[] = {
+	KUNIT_CASE(share_direct_joins_ipmodify),
+	KUNIT_CASE(share_ipmodify_joins_direct),
+	KUNIT_CASE(share_funcs_edit),
 	{}
 };
 
@@ -694,4 +836,11 @@ static struct kunit_suite state_suite = {
 	.test_cases = state_cases,
 };
 
-kunit_test_suites(&glob_suite, &hash_suite, &rec_suite, &state_suite);
+static struct kunit_suite share_suite = {
+	.name = "ftrace_direct_share",
+	.init = state_init,
+	.exit = state_exit,
+	.test_cases = share_cases,
+};
+
+kunit_test_suites(&glob_suite, &hash_suite, &rec_suite, &state_suite, &share_suite);

@@ -14,6 +14,7 @@
 #include <linux/glob.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/bsearch.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
@@ -288,4 +289,63 @@ int ftrace_match_patterns(struct list_head *patterns, struct ftrace_hash *hash)
 out:
 	kfree(buf);
 	return ret;
+}
+
+static int cmp_sym(const void *key, const void *elt)
+{
+	return strcmp(key, *(const char * const *)elt);
+}
+
+/**
+ * ftrace_lookup_symbols - the addresses of traceable functions, by name
+ * @sorted_syms: the names, sorted by strcmp(); each name once
+ * @cnt: how many
+ * @addrs: @cnt slots, filled with each function's start (its symbol's
+ *	address, not the call site's), 0 where none was found
+ *
+ * For BPF's kprobe_multi links and fprobe: many names resolved at once.
+ * One pass over the call-site records with a binary search of the names
+ * per record, so only functions ftrace can trace are found, in vmlinux
+ * and in loaded modules alike.  Where two functions share a name, the one
+ * found first (vmlinux before modules, lower address first) is taken.
+ *
+ * Context: process context; takes ftrace_lock.
+ * Return: 0 if every name was found, -ESRCH if one was not, -ENOMEM.
+ */
+int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt, unsigned long *addrs)
+{
+	unsigned long size, offset, found = 0;
+	struct ftrace_group *g;
+	struct dyn_ftrace *rec;
+	const char **hit;
+	char *modname;
+	char *buf;
+
+	memset(addrs, 0, sizeof(*addrs) * cnt);
+	if (!cnt)
+		return 0;
+	buf = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	mutex_lock(&ftrace_lock);
+	for_each_ftrace_group(g) {
+		for_each_group_rec(g, rec) {
+			unsigned long ip = ftrace_rec_ip(g, rec);
+
+			if (rec->flags & FTRACE_REC_FREED ||
+			    !kallsyms_lookup(ip, &size, &offset, &modname, buf))
+				continue;
+			hit = bsearch(buf, sorted_syms, cnt, sizeof(*sorted_syms), cmp_sym);
+			if (!hit || addrs[hit - sorted_syms])
+				continue;
+			addrs[hit - sorted_syms] = ip - offset;
+			if (++found == cnt)
+				goto out;
+		}
+		cond_resched();
+	}
+out:
+	mutex_unlock(&ftrace_lock);
+	kfree(buf);
+	return found == cnt ? 0 : -ESRCH;
 }

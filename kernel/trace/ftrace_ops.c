@@ -272,6 +272,11 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	ret = ipmodify_check(ops);
 	if (ret)
 		return ret;
+	ret = ftrace_direct_check_share(rcu_dereference_protected(ftrace_ops_list, 1), ops,
+					rcu_dereference_protected(ops->func_hash->filter_hash, 1),
+					rcu_dereference_protected(ops->func_hash->notrace_hash, 1));
+	if (ret)
+		return ret;
 
 	ops->flags |= FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_ADDING;
 	ftrace_tramp_get(ops);
@@ -321,11 +326,26 @@ static int ops_locked(int (*fn)(struct ftrace_ops *ops, int command),
  * register_ftrace_function - start calling an ops on the sites it wants
  * @ops: the ops; its filter may be set before or after
  *
- * Return: 0, or a negative errno (see ftrace_startup()).
+ * An IPMODIFY ops (livepatch) that shares sites with direct ops (BPF
+ * trampolines) is announced to them first, so that they can rebuild for
+ * sharing (see enum ftrace_ops_cmd).
+ *
+ * Return: 0, or a negative errno (see ftrace_startup() and
+ * ftrace_direct_tell_peers()).
  */
 int register_ftrace_function(struct ftrace_ops *ops)
 {
-	return ops_locked(ftrace_startup, ops);
+	int ret;
+
+	ftrace_direct_lock();
+	ret = ftrace_direct_tell_peers(ops, FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER);
+	if (!ret) {
+		ret = ops_locked(ftrace_startup, ops);
+		if (ret)
+			ftrace_direct_tell_peers(ops, FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER);
+	}
+	ftrace_direct_unlock();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(register_ftrace_function);
 
@@ -339,7 +359,14 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  */
 int unregister_ftrace_function(struct ftrace_ops *ops)
 {
-	return ops_locked(ftrace_shutdown, ops);
+	int ret;
+
+	ftrace_direct_lock();
+	ret = ops_locked(ftrace_shutdown, ops);
+	if (!ret)
+		ftrace_direct_tell_peers(ops, FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER);
+	ftrace_direct_unlock();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_function);
 
@@ -388,14 +415,16 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 	old_filter = rcu_dereference_protected(h->filter_hash, 1);
 	old_notrace = rcu_dereference_protected(h->notrace_hash, 1);
 
-	if (live && (ops->flags & FTRACE_OPS_FL_IPMODIFY)) {
+	if (live && (ops->flags & FTRACE_OPS_FL_IPMODIFY))
 		ret = ftrace_check_ipmodify(ops, filter ?: old_filter,
 					    notr ?: old_notrace);
-		if (ret) {
-			ftrace_hash_free(filter);
-			ftrace_hash_free(notr);
-			return ret;
-		}
+	if (live && !ret)
+		ret = ftrace_direct_check_share(rcu_dereference_protected(ftrace_ops_list, 1),
+						ops, filter ?: old_filter, notr ?: old_notrace);
+	if (ret) {
+		ftrace_hash_free(filter);
+		ftrace_hash_free(notr);
+		return ret;
 	}
 
 	if (filter)

@@ -16,7 +16,14 @@
 
 enum pid_kind { PIDS_TRACE, PIDS_NOTRACE };
 
-#define FTRACE_NO_PIDS	((void *)(long)-1)
+/*
+ * What pid_start() returns for an empty list, so that "no pid" is shown.
+ * trace_pid_start() hands out pid + 1 as the iterator, and seq_read()
+ * takes any IS_ERR() value as an error (a -1 sentinel reads as -EPERM),
+ * so the sentinel is the address of an object of ours: neither.
+ */
+static const char ftrace_no_pids_token;
+#define FTRACE_NO_PIDS	((void *)&ftrace_no_pids_token)
 
 static struct trace_pid_list *pid_list_of(struct trace_array *tr,
 					  enum pid_kind kind)

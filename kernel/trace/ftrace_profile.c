@@ -215,12 +215,15 @@ nomem:
 static ssize_t profile_write(struct file *file, const char __user *ubuf,
 			     size_t cnt, loff_t *ppos)
 {
-	bool on;
+	unsigned long val;
 	int cpu, ret;
+	bool on;
 
-	ret = kstrtobool_from_user(ubuf, cnt, &on);
+	/* A number, any non-zero one meaning on, as tracing_on takes. */
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
 	if (ret)
 		return ret;
+	on = val;
 	mutex_lock(&profile_lock);
 	if (on == profile_enabled)
 		goto out;

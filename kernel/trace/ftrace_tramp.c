@@ -23,10 +23,13 @@
  * Lookups by address (the ORC unwinder, core_kernel_text(), kallsyms) run
  * locklessly in any context.  They see a slot only while its address is
  * published, and are told about it through a private copy of the ops'
- * flags and addresses, which lives as long as the slot.
+ * flags and addresses, which lives as long as the slot.  perf is told
+ * too (PERF_RECORD_KSYMBOL, as for BPF programs), so that a profile names
+ * samples that land in a trampoline after it is gone.
  */
 #include <linux/kallsyms.h>
 #include <linux/module.h>
+#include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 
@@ -42,6 +45,9 @@ struct ftrace_tramp {
 	bool			reaping;	/* its grace periods have begun */
 	struct ftrace_ops	desc;		/* what the unwinder is told */
 };
+
+/* The name kallsyms and perf give every trampoline, as upstream does. */
+#define TRAMP_SYM	"ftrace_trampoline"
 
 /* Slot 0 is never used: a zero slot number in a record means "none". */
 static struct ftrace_tramp tramps[FTRACE_TRAMP_SLOTS + 1];
@@ -98,6 +104,9 @@ void ftrace_tramp_get(struct ftrace_ops *ops)
 	t->desc.trampoline_size = size;
 	/* The description is complete before a lookup can find the slot. */
 	smp_store_release(&t->addr, addr);
+	if (size)
+		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, addr, size, false,
+				   TRAMP_SYM);
 
 	ops->trampoline = addr;
 	ops->trampoline_size = size;
@@ -112,6 +121,9 @@ static void tramp_release(struct ftrace_tramp *t)
 	t->ops = NULL;
 	if (t->sites)
 		return;		/* ftrace died with sites on it: kept */
+	if (t->size)
+		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, t->addr, t->size, true,
+				   TRAMP_SYM);
 	WRITE_ONCE(t->addr, 0);
 	if (t->size)
 		schedule_work(&reap_work);
@@ -264,6 +276,21 @@ ftrace_func_t ftrace_tramp_func(unsigned int slot)
 }
 
 /**
+ * ftrace_tramp_ops_func - the callback of slot @slot's ops
+ * @slot: a slot number, 1..FTRACE_TRAMP_SLOTS
+ *
+ * What the ops asked to be called; the trampoline may call it through a
+ * wrapper (ftrace_tramp_func()).
+ *
+ * Context: ftrace_lock held.
+ * Return: the ops' callback, or NULL once the ops let go of the slot.
+ */
+ftrace_func_t ftrace_tramp_ops_func(unsigned int slot)
+{
+	return tramps[slot].ops ? tramps[slot].ops->func : NULL;
+}
+
+/**
  * ftrace_tramp_sites - count sites moving onto or off a trampoline
  * @slot: its slot; 0 (no trampoline) is ignored
  * @delta: +1 or -1
@@ -331,7 +358,6 @@ bool is_ftrace_trampoline(unsigned long addr)
 	return tramp_find(addr);
 }
 
-#define TRAMP_SYM	"ftrace_trampoline"
 #define TRAMP_MOD	"__builtin__ftrace"
 
 /**
