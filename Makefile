@@ -8,16 +8,22 @@
 #   make check-both  make check on stock, then on ours, then make compare
 #   make compare   tests whose results differ between the last two checks
 #   make bench     the core benchmark, ours and stock side by side
+#   make conformance-golden STOCK=1
+#                  record stock's answers to every file of the core (the
+#                  reference that ftrace/func-conformance.tc compares with)
 #
 # Variables:
 #   STOCK=1        work on the untouched base instead of ours
 #   TESTS="a b"    make check: run only these ftracetest cases (paths under
-#                  test.d, e.g. ftrace/func_set_ftrace_file.tc); the boot
+#                  test.d, e.g. ftrace/func_set_ftrace_file.tc) and livepatch
+#                  kselftests (livepatch/test-ftrace.sh); the boot
 #                  self-tests and KUnit always run
 #   INTERACTIVE=1  make run: a shell on the guest console instead of the demo
 #   TIMEOUT=N      hard limit in seconds for one guest boot (default 2700)
 #   ROUNDS=N       make bench: tracer switches measured per variant (default 5)
 #   JOBS=N         parallel kernel build jobs (default: number of CPUs)
+#   KCMDLINE="..." extra kernel command line for the guest, for debugging
+#                  (e.g. KCMDLINE=slub_debug=FZPU)
 
 VARIANT    := $(if $(filter 1 y yes,$(STOCK)),stock,ours)
 TOP        := $(patsubst %/,%,$(dir $(realpath $(lastword $(MAKEFILE_LIST)))))
@@ -33,12 +39,13 @@ FRAGMENTS  := $(TOP)/kernel/configs/ftrace-qemu-guest.config \
               $(TOP)/kernel/configs/ftrace-test.config \
               $(if $(filter ours,$(VARIANT)),$(TOP)/kernel/configs/ftrace-ours.config)
 JOBS       ?= $(shell nproc)
+export FH_KCMDLINE := $(KCMDLINE)
 TIMEOUT    ?= 2700
 KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=x86_64 LOCALVERSION=-$(VARIANT)
 PHASE      := $(HARNESS)/phase.sh
 
-.PHONY: all deps base tree config kernel ftracetest-dir harness-selftest check compare \
-	check-both run bench clean distclean
+.PHONY: all deps base tree config kernel ftracetest-dir livepatch-dir harness-selftest check compare \
+	check-both run bench clean distclean conformance-golden
 
 all: kernel
 
@@ -81,15 +88,20 @@ ftracetest-dir: base
 	@if [ -d $(TOP)/tools/testing/selftests/ftrace ]; then \
 		cp -a $(TOP)/tools/testing/selftests/ftrace/. $(OUT)/ftracetest/; fi
 
+# The base's livepatch kselftests (run by the guest job after ftracetest).
+livepatch-dir: base
+	@rm -rf $(OUT)/livepatch
+	@cp -a $(BASE_SRC)/tools/testing/selftests/livepatch $(OUT)/livepatch
+
 # The harness's own parsers, on canned logs, before anything is built.
 harness-selftest: deps
 	@PYTHONDONTWRITEBYTECODE=1 $(HARNESS)/selftest.py
 	@checkbashisms $$(git -C $(TOP) ls-files "tools/testing/selftests/ftrace/*.tc") || \
 		{ echo "harness: bashisms in our ftracetest cases" >&2; exit 1; }
 
-check: harness-selftest kernel ftracetest-dir
-	@printf 'FH_FTRACETEST=%s\nFH_TESTS="%s"\n. %s\n' $(OUT)/ftracetest '$(TESTS)' \
-		$(HARNESS)/job-check.sh > $(OUT)/check.job
+check: harness-selftest kernel ftracetest-dir livepatch-dir
+	@printf 'FH_FTRACETEST=%s\nFH_LIVEPATCH=%s\nFH_TESTS="%s"\n. %s\n' $(OUT)/ftracetest \
+		$(OUT)/livepatch '$(TESTS)' $(HARNESS)/job-check.sh > $(OUT)/check.job
 	@rm -rf $(OUT)/results
 	@$(PHASE) guest $(HARNESS)/qemu-run.sh -k $(OUT)/bzImage -m $(OUT)/modules \
 		-o $(OUT)/results -j $(OUT)/check.job -t $(TIMEOUT) || true
@@ -99,6 +111,16 @@ check: harness-selftest kernel ftracetest-dir
 		"Kernel:   $$(cat $(OBJ)/include/config/kernel.release)" \
 		"Tests:    $(if $(TESTS),$(TESTS),all ftracetest cases)" \
 		"Results:  $(OUT)/results"
+
+# The conformance case's reference transcript, from the untouched base.
+CONFORMANCE := $(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/conformance
+conformance-golden:
+	@[ $(VARIANT) = stock ] || { echo "conformance-golden: run it with STOCK=1" >&2; exit 1; }
+	@$(MAKE) --no-print-directory check TESTS=ftrace/func-conformance.tc || true
+	@[ -s $(OUT)/results/conformance.txt ] || \
+		{ echo "conformance-golden: the guest wrote no transcript" >&2; exit 1; }
+	@cp $(OUT)/results/conformance.txt $(CONFORMANCE)/stock.txt
+	@echo "  GOLDEN  $(CONFORMANCE)/stock.txt: $$(wc -l < $(CONFORMANCE)/stock.txt) operations"
 
 # Per-test differences between the last 'make check' and 'make check STOCK=1'.
 compare:

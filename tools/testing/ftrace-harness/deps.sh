@@ -23,6 +23,10 @@ depmod kmod
 ip iproute2
 ping iputils-ping
 checkbashisms devscripts
+trace-cmd trace-cmd
+pahole dwarves
+bpftrace bpftrace
+perf linux-perf
 /usr/include/gelf.h libelf-dev
 /usr/include/openssl/opensslv.h libssl-dev
 /usr/src/linux-source-6.1.tar.xz linux-source-6.1

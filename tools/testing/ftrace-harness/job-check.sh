@@ -1,26 +1,66 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest job for 'make check', sourced after the host's settings:
 #   FH_FTRACETEST  the ftracetest directory to run (base's plus our test.d)
-#   FH_TESTS       optional: test cases (paths under test.d) to run instead
-#                  of all of them
+#   FH_LIVEPATCH   the base's livepatch kselftests (scripts and functions.sh)
+#   FH_TESTS       optional: what to run instead of everything: ftracetest
+#                  cases (paths under test.d) and livepatch scripts
+#                  (livepatch/test-NAME.sh)
 # Boot self-tests and KUnit already ran during boot; we save the kernel log
-# and run ftracetest, logging into the results share as we go so that a
-# hang still leaves the log of what ran, then the cases of last.d.
+# and run ftracetest, then the livepatch kselftests, logging into the
+# results share as we go so that a hang still leaves the log of what ran,
+# then the cases of last.d.
 out=/tmp/out
+# Cases that leave a file for the host (the conformance transcript) put it here.
+export FH_OUT=$out
 rm -rf /tmp/ftracetest
 cp -a "$FH_FTRACETEST" /tmp/ftracetest
 cd /tmp/ftracetest || exit 1
 dmesg > "$out/dmesg-boot.txt"
-echo "harness: ftracetest ${FH_TESTS:-(all)}"
 tests=()
+lp_tests=()
 for t in $FH_TESTS; do
-	tests+=("test.d/$t")
+	case $t in
+	livepatch/*) lp_tests+=("${t#livepatch/}") ;;
+	*) tests+=("test.d/$t") ;;
+	esac
 done
-./ftracetest -l "$out/ftracetest-logs" "${tests[@]}" > "$out/ftracetest.txt" 2>&1 &
-ftpid=$!
-tail -f "$out/ftracetest.txt" --pid=$ftpid 2>/dev/null
-wait $ftpid
-echo "harness: ftracetest exited with status $?"
+if [ -z "$FH_TESTS" ] || [ ${#tests[@]} -gt 0 ]; then
+	echo "harness: ftracetest ${FH_TESTS:-(all)}"
+	./ftracetest -l "$out/ftracetest-logs" "${tests[@]}" > "$out/ftracetest.txt" 2>&1 &
+	ftpid=$!
+	tail -f "$out/ftracetest.txt" --pid=$ftpid 2>/dev/null
+	wait $ftpid
+	echo "harness: ftracetest exited with status $?"
+fi
+
+# The livepatch kselftests, each script one result, written in
+# ftracetest's format ("[N] name [PASS]", then the totals) for the summary.
+if [ ! -d /sys/kernel/livepatch ]; then
+	echo "harness: livepatch kselftests not run: this kernel has no CONFIG_LIVEPATCH"
+elif [ -n "$FH_LIVEPATCH" ] && { [ -z "$FH_TESTS" ] || [ ${#lp_tests[@]} -gt 0 ]; }; then
+	rm -rf /tmp/livepatch
+	cp -a "$FH_LIVEPATCH" /tmp/livepatch
+	cd /tmp/livepatch || exit 1
+	[ ${#lp_tests[@]} -gt 0 ] || lp_tests=($(ls test-*.sh))
+	echo "harness: livepatch kselftests ${lp_tests[*]}"
+	mkdir -p "$out/livepatch-logs"
+	n=0 pass=0 fail=0 skip=0
+	for t in "${lp_tests[@]}"; do
+		n=$((n + 1))
+		timeout 900 bash "./$t" > "$out/livepatch-logs/$t.log" 2>&1
+		st=$?
+		case $st in
+		0) res=PASS pass=$((pass + 1)) ;;
+		4) res=UNSUPPORTED skip=$((skip + 1)) ;;
+		*) res=FAIL fail=$((fail + 1)) ;;
+		esac
+		printf '[%d] %s\t[%s]\n' $n "$t" $res | tee -a "$out/livepatch.txt"
+	done
+	printf '\n# of passed:  %d\n# of failed:  %d\n# of unsupported:  %d\n' \
+		$pass $fail $skip >> "$out/livepatch.txt"
+	cd /tmp/ftracetest || exit 1
+fi
+
 # Last, because it leaves function tracing dead until reboot: the cases
 # of last.d (the patching anomaly test).
 echo "harness: ftracetest last.d"

@@ -80,7 +80,7 @@ fi
 cmdline="console=ttyS0,115200 loglevel=5 printk.time=1 panic=-1
  root=fhroot rootfstype=9p ro
  rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose
- init=$here/guest-init.sh FH_MODULES=$modules"
+ init=$here/guest-init.sh FH_MODULES=$modules ${FH_KCMDLINE:-}"
 
 qemu=(qemu-system-x86_64 "${accel[@]}" -smp 2 -m 2G -machine q35
 	-nodefaults -no-reboot -display none

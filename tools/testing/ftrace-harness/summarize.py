@@ -145,7 +145,7 @@ def ftracetest_requires(ftdir):
     return req
 
 
-def ftracetest(text, requires):
+def ftracetest(text, requires, suite='ftracetest'):
     results = []
     totals = {}
     for line in text.splitlines():
@@ -159,16 +159,16 @@ def ftracetest(text, requires):
             why = ''
             if res == 'UNSUPPORTED':
                 why = 'requires: ' + (requires.get(desc) or '(see test)')
-            results.append(('ftracetest', name, res, why))
+            results.append((suite, name, res, why))
         m = re.match(r'^# of (\w+)(?:\(.*\))?:\s+(\d+)', line)
         if m:
             totals[m.group(1)] = int(m.group(2))
     return results, totals
 
 
-def ftracetest_run(text, requires, what):
+def ftracetest_run(text, requires, what, suite='ftracetest'):
     """Results of one ftracetest run, checked against its own totals."""
-    ft, totals = ftracetest(text, requires)
+    ft, totals = ftracetest(text, requires, suite)
     problems = []
     if not ft:
         problems.append('%s produced no results' % what)
@@ -238,6 +238,13 @@ def main():
                      ('ftracetest-last.txt', 'ftracetest last.d')):
         ft, ft_problems = ftracetest_run(read(os.path.join(out, fn)) or '',
                                          requires, what)
+        results += ft
+        problems += ft_problems
+    # Client suites written in ftracetest's format by the guest job; a
+    # kernel without them (no livepatch.txt at all) has nothing to report.
+    lp = read(os.path.join(out, 'livepatch.txt'))
+    if lp is not None:
+        ft, ft_problems = ftracetest_run(lp, {}, 'livepatch kselftests', 'livepatch')
         results += ft
         problems += ft_problems
 
