@@ -278,6 +278,8 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	if (ret)
 		return ret;
 
+	/* Clients read it back to recognise their ops (unregister_fprobe()). */
+	ops->saved_func = ops->func;
 	ops->flags |= FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_ADDING;
 	ftrace_tramp_get(ops);
 	rcu_assign_pointer(ops->next, ftrace_ops_list);
