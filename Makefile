@@ -7,6 +7,7 @@
 #   make check     build, boot, run every test, print the table
 #   make check-both  make check on stock, then on ours, then make compare
 #   make compare   tests whose results differ between the last two checks
+#   make timings   seconds per test of the last check (for case-costs.txt)
 #   make bench     the core benchmark, ours and stock side by side
 #   make conformance-golden STOCK=1
 #                  record stock's answers to every file of the core (the
@@ -20,6 +21,8 @@
 #                  self-tests and KUnit always run
 #   INTERACTIVE=1  make run: a shell on the guest console instead of the demo
 #   TIMEOUT=N      hard limit in seconds for one guest boot (default 2700)
+#   SHARDS=N       make check: guests that share the suites, all at once
+#                  (default 2, one per host core)
 #   ROUNDS=N       make bench: tracer switches measured per variant (default 5)
 #   JOBS=N         parallel kernel build jobs (default: number of CPUs)
 #   KCMDLINE="..." extra kernel command line for the guest, for debugging
@@ -37,15 +40,17 @@ SRC        := $(if $(filter stock,$(VARIANT)),$(BASE_SRC),$(OUT)/src)
 OBJ        := $(OUT)/obj
 FRAGMENTS  := $(TOP)/kernel/configs/ftrace-qemu-guest.config \
               $(TOP)/kernel/configs/ftrace-test.config \
+              $(TOP)/kernel/configs/ftrace-clients.config \
               $(if $(filter ours,$(VARIANT)),$(TOP)/kernel/configs/ftrace-ours.config)
 JOBS       ?= $(shell nproc)
 export FH_KCMDLINE := $(KCMDLINE)
 TIMEOUT    ?= 2700
+SHARDS     ?= 2
 KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=x86_64 LOCALVERSION=-$(VARIANT)
 PHASE      := $(HARNESS)/phase.sh
 
 .PHONY: all deps base tree config kernel ftracetest-dir livepatch-dir harness-selftest check compare \
-	check-both run bench clean distclean conformance-golden
+	check-both run bench clean distclean conformance-golden timings
 
 all: kernel
 
@@ -99,27 +104,36 @@ harness-selftest: deps
 	@checkbashisms $$(git -C $(TOP) ls-files "tools/testing/selftests/ftrace/*.tc") || \
 		{ echo "harness: bashisms in our ftracetest cases" >&2; exit 1; }
 
+# The suites are split between $(SHARDS) guests that run at once, one per
+# host core (shard.py: longest tests first, by the seconds measured in
+# case-costs.txt); the summary reads every guest's results.
 check: harness-selftest kernel ftracetest-dir livepatch-dir
-	@printf 'FH_FTRACETEST=%s\nFH_LIVEPATCH=%s\nFH_TESTS="%s"\n. %s\n' $(OUT)/ftracetest \
-		$(OUT)/livepatch '$(TESTS)' $(HARNESS)/job-check.sh > $(OUT)/check.job
-	@rm -rf $(OUT)/results
-	@$(PHASE) guest $(HARNESS)/qemu-run.sh -k $(OUT)/bzImage -m $(OUT)/modules \
-		-o $(OUT)/results -j $(OUT)/check.job -t $(TIMEOUT) || true
+	@rm -rf $(OUT)/results && mkdir -p $(OUT)/results
+	@$(HARNESS)/shard.py $(SHARDS) $(HARNESS)/case-costs.txt $(OUT)/ftracetest \
+		$(OUT)/livepatch $(TESTS) > $(OUT)/results/shards.txt
+	@$(PHASE) guest $(HARNESS)/check-guests.sh $(OUT)/results/shards.txt \
+		$(OUT)/results $(OUT)/bzImage $(OUT)/modules $(TIMEOUT) \
+		$(OUT)/ftracetest $(OUT)/livepatch || true
 	@$(PHASE) summary $(HARNESS)/summarize.py $(OUT)/results \
 		$(HARNESS)/known-failures/$(VARIANT).txt $(OUT)/ftracetest \
 		"Variant:  $(VARIANT)" "Base:     $$(cat $(BASE)/VERSION)" \
 		"Kernel:   $$(cat $(OBJ)/include/config/kernel.release)" \
-		"Tests:    $(if $(TESTS),$(TESTS),all ftracetest cases)" \
+		"Tests:    $(if $(TESTS),$(TESTS),all ftracetest cases and livepatch kselftests), $(SHARDS) guests" \
 		"Results:  $(OUT)/results"
+
+# Seconds per test measured by the last 'make check', in the form
+# shard.py reads: copy it over case-costs.txt when the suites change.
+timings:
+	@$(HARNESS)/timings.py $(OUT)/results $(OUT)/ftracetest
 
 # The conformance case's reference transcript, from the untouched base.
 CONFORMANCE := $(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/conformance
 conformance-golden:
 	@[ $(VARIANT) = stock ] || { echo "conformance-golden: run it with STOCK=1" >&2; exit 1; }
 	@$(MAKE) --no-print-directory check TESTS=ftrace/func-conformance.tc || true
-	@[ -s $(OUT)/results/conformance.txt ] || \
+	@[ -s $(OUT)/results/guest1/conformance.txt ] || \
 		{ echo "conformance-golden: the guest wrote no transcript" >&2; exit 1; }
-	@cp $(OUT)/results/conformance.txt $(CONFORMANCE)/stock.txt
+	@cp $(OUT)/results/guest1/conformance.txt $(CONFORMANCE)/stock.txt
 	@echo "  GOLDEN  $(CONFORMANCE)/stock.txt: $$(wc -l < $(CONFORMANCE)/stock.txt) operations"
 
 # Per-test differences between the last 'make check' and 'make check STOCK=1'.
@@ -142,13 +156,25 @@ run: kernel
 
 # The core benchmark: both variants built and booted in one run, figures
 # side by side (tools/testing/ftrace-harness/bench-report.py says which).
+# ftrace_recount_check=0: the check config's full recount after every
+# partial one would swamp the registration figures (stock ignores it).
 ROUNDS ?= 5
 bench:
 	@$(MAKE) --no-print-directory kernel STOCK=
 	@$(MAKE) --no-print-directory kernel STOCK=1
 	@for v in ours stock; do \
-		printf 'FH_ROUNDS=%s\n. %s\n' '$(ROUNDS)' $(HARNESS)/job-bench.sh > $(BUILD)/$$v/bench.job; \
-		$(PHASE) bench-$$v $(HARNESS)/qemu-run.sh -k $(BUILD)/$$v/bzImage \
+		src=$(BUILD)/$$v/src; [ $$v = stock ] && src=$(BASE_SRC); \
+		rm -rf $(BUILD)/$$v/bench-ops; \
+		cp -a $(HARNESS)/bench-ops $(BUILD)/$$v/bench-ops; \
+		$(MAKE) -s -C $$src O=$(BUILD)/$$v/obj ARCH=x86_64 \
+			M=$(BUILD)/$$v/bench-ops modules || exit 1; \
+	done
+	@for v in ours stock; do \
+		printf 'FH_ROUNDS=%s\nFH_BENCH_OPS=%s\n. %s\n' '$(ROUNDS)' \
+			$(BUILD)/$$v/bench-ops/ftrace_bench_ops.ko \
+			$(HARNESS)/job-bench.sh > $(BUILD)/$$v/bench.job; \
+		FH_KCMDLINE="$(KCMDLINE) ftrace_recount_check=0" \
+			$(PHASE) bench-$$v $(HARNESS)/qemu-run.sh -k $(BUILD)/$$v/bzImage \
 			-m $(BUILD)/$$v/modules -o $(BUILD)/$$v/bench \
 			-j $(BUILD)/$$v/bench.job -t $(TIMEOUT) || exit 1; \
 	done

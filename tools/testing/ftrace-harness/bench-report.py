@@ -18,6 +18,10 @@ dmesg.txt.  Figures:
   enable/disable   median wall time of 'echo function > current_tracer'
                    and 'echo nop > current_tracer' with every function
                    enabled (guest clock)
+  register ops #N  wall time of register_ftrace_function() for the Nth ops
+                   registered, each ops filtered on its own function
+                   (bench-ops/ftrace_bench_ops.c, median of the rounds);
+                   unregister ops #N: unregistering the newest of N
   write N names    wall time of one 'cat' of N distinct vmlinux function
                    names (newline separated) into set_ftrace_filter, and
                    how many sites that selected
@@ -77,6 +81,12 @@ def figures(d):
         if key in vals:
             f['write %d names (ms)' % n] = int(vals[key][0]) / 1e6
             f['sites of %d names' % n] = int(vals['filter_write_%d_sites' % n][0])
+    for what in ('register', 'unregister'):
+        for n in (1, 10, 100, 1000):
+            key = 'ops_%s_%d_ns' % (what, n)
+            if key in vals:
+                f['%s ops #%d (us)' % (what, n)] = \
+                    statistics.median(int(v) for v in vals[key]) / 1e3
     if 'dd_function_calls' in vals:
         med = lambda k: statistics.median(int(v) for v in vals[k])
         calls = med('dd_function_calls')
@@ -97,7 +107,7 @@ def main():
         print(h)
     print('%-30s %14s %14s %8s' % ('', 'ours', 'stock', 'ratio'))
     for k in ours:
-        a, b = ours[k], stock[k]
+        a, b = ours[k], stock.get(k)
         if isinstance(a, str):
             print('%-30s %14s %14s' % (k, a, b))
             continue

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest job for 'make bench': measure the dynamic ftrace core.
 #   FH_ROUNDS  how many times to switch the function tracer (default 5)
+#   FH_BENCH_OPS  the bench-ops module built for this kernel (registration
+#              cost of the Nth ops)
 # Writes bench.txt, one 'key value' per line, for bench-report.py.
 t=/sys/kernel/tracing
 out=/tmp/out
@@ -37,6 +39,22 @@ ns() { date +%s%N; }
 		echo "filter_write_${n}_sites $(wc -l < $t/set_ftrace_filter)"
 		echo > $t/set_ftrace_filter
 	done
+	# Registering the Nth ops, each on its own function (BPF registers
+	# one ops per attached function): the bench module registers one
+	# per name, timing each, and prints the 1st, 10th, 100th, 1000th.
+	if [ -f "${FH_BENCH_OPS:-}" ]; then
+		grep -v ' \[' $t/available_filter_functions |
+			grep -v '^__ftrace_invalid_address__' | sort | uniq -u |
+			awk 'NR % 7 == 0' | head -n 1000 | paste -sd, > /tmp/ops-names
+		for i in $(seq "$rounds"); do
+			n0=$(dmesg | wc -l)
+			insmod "$FH_BENCH_OPS" names="$(cat /tmp/ops-names)" ||
+				echo "bench: ftrace_bench_ops failed to load"
+			rmmod ftrace_bench_ops 2>/dev/null
+			dmesg | tail -n +$((n0 + 1)) | sed -n 's/.*ftrace_bench_ops: \(un\)\{0,1\}register \([0-9]*\) \([0-9]*\)$/\1register_\2_ns \3/p' |
+				sed 's/^/ops_/'
+		done
+	fi
 	# Cost per traced call: dd copying 1-byte blocks (a read and a write
 	# per block, the same kernel functions every time) pinned to CPU 1,
 	# timed with no tracer and with each tracer on every function.  The

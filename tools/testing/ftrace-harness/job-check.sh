@@ -4,7 +4,9 @@
 #   FH_LIVEPATCH   the base's livepatch kselftests (scripts and functions.sh)
 #   FH_TESTS       optional: what to run instead of everything: ftracetest
 #                  cases (paths under test.d) and livepatch scripts
-#                  (livepatch/test-NAME.sh)
+#                  (livepatch/test-NAME.sh); 'make check' gives each guest
+#                  its share (shard.py)
+#   FH_LAST        1: also run the cases of last.d (one guest of a run does)
 # Boot self-tests and KUnit already ran during boot; we save the kernel log
 # and run ftracetest, then the livepatch kselftests, logging into the
 # results share as we go so that a hang still leaves the log of what ran,
@@ -25,10 +27,22 @@ for t in $FH_TESTS; do
 	esac
 done
 if [ -z "$FH_TESTS" ] || [ ${#tests[@]} -gt 0 ]; then
-	echo "harness: ftracetest ${FH_TESTS:-(all)}"
+	if [ ${#tests[@]} -gt 0 ]; then
+		echo "harness: ftracetest: ${#tests[@]} cases of test.d"
+	else
+		echo "harness: ftracetest: every case of test.d"
+	fi
+	printf '%s (start)\n' "$(cut -d' ' -f1 /proc/uptime)" > "$out/timing.txt"
 	./ftracetest -l "$out/ftracetest-logs" "${tests[@]}" > "$out/ftracetest.txt" 2>&1 &
 	ftpid=$!
-	tail -f "$out/ftracetest.txt" --pid=$ftpid 2>/dev/null
+	# Each result line, as it completes, to the console and, stamped
+	# with the uptime, to timing.txt: a case's cost is the time since
+	# the line before (timings.py turns it into shard.py's costs).
+	tail -f "$out/ftracetest.txt" --pid=$ftpid 2>/dev/null |
+		while IFS= read -r line; do
+			printf '%s\n' "$line"
+			printf '%s %s\n' "$(cut -d' ' -f1 /proc/uptime)" "$line" >> "$out/timing.txt"
+		done
 	wait $ftpid
 	echo "harness: ftracetest exited with status $?"
 fi
@@ -47,6 +61,7 @@ elif [ -n "$FH_LIVEPATCH" ] && { [ -z "$FH_TESTS" ] || [ ${#lp_tests[@]} -gt 0 ]
 	n=0 pass=0 fail=0 skip=0
 	for t in "${lp_tests[@]}"; do
 		n=$((n + 1))
+		t0=$(cut -d' ' -f1 /proc/uptime)
 		timeout 900 bash "./$t" > "$out/livepatch-logs/$t.log" 2>&1
 		st=$?
 		case $st in
@@ -55,6 +70,8 @@ elif [ -n "$FH_LIVEPATCH" ] && { [ -z "$FH_TESTS" ] || [ ${#lp_tests[@]} -gt 0 ]
 		*) res=FAIL fail=$((fail + 1)) ;;
 		esac
 		printf '[%d] %s\t[%s]\n' $n "$t" $res | tee -a "$out/livepatch.txt"
+		awk -v t0="$t0" -v t="$t" '{ printf "%.1f livepatch/%s\n", $1 - t0, t }' \
+			/proc/uptime >> "$out/timing-livepatch.txt"
 	done
 	printf '\n# of passed:  %d\n# of failed:  %d\n# of unsupported:  %d\n' \
 		$pass $fail $skip >> "$out/livepatch.txt"
@@ -63,8 +80,10 @@ fi
 
 # Last, because it leaves function tracing dead until reboot: the cases
 # of last.d (the patching anomaly test).
-echo "harness: ftracetest last.d"
-./ftracetest -l "$out/ftracetest-logs-last" last.d > "$out/ftracetest-last.txt" 2>&1
-echo "harness: ftracetest last.d exited with status $?"
-cat "$out/ftracetest-last.txt"
+if [ "${FH_LAST:-1}" = 1 ]; then
+	echo "harness: ftracetest last.d"
+	./ftracetest -l "$out/ftracetest-logs-last" last.d > "$out/ftracetest-last.txt" 2>&1
+	echo "harness: ftracetest last.d exited with status $?"
+	cat "$out/ftracetest-last.txt"
+fi
 dmesg > "$out/dmesg.txt"

@@ -230,9 +230,64 @@ def test_summary():
               summarize_run(d, nonpass), (1, '13 passed, 1 failed, 9 skipped'))
 
 
+KPROBE_ONLY = """\
+=== Ftrace unit tests ===
+[1] Kprobe dynamic event - probe points\t[PASS]
+
+# of passed:  1
+# of failed:  0
+"""
+
+
+def test_guests():
+    """Two guests: boot tests from the first; the second's failures count."""
+    nonpass = ['ftracetest: ftrace - function glob filters',
+               'ftracetest: Meta-selftest: Checkbashisms',
+               'ftracetest: Kprobe dynamic event - adding and removing',
+               'boot: tracer wakeup', 'boot: tracer irqsoff',
+               'boot: ftrace filter', 'boot: tracer wakeup_rt',
+               'kunit: ftrace_glob.suffix_match',
+               'kunit: ftrace_glob.needs_module']
+    # The second guest's boot skipped the tracer self-tests.
+    dmesg2 = '\n'.join(l for l in DMESG.splitlines() if 'Testing' not in l)
+    share2 = 'ftrace/a.tc livepatch/test-x.sh'
+    lp = '[1] test-x.sh\t[PASS]\n\n# of passed:  1\n# of failed:  0\n'
+    with tempfile.TemporaryDirectory() as d:
+        files = {'guest1': (('dmesg-boot.txt', DMESG), ('dmesg.txt', ''),
+                            ('ftracetest.txt', FTRACETEST),
+                            ('ftracetest-last.txt', FTRACETEST_LAST),
+                            ('job.sh', 'FH_TESTS="ftrace/b.tc"\nFH_LAST=1\n'),
+                            ('job.status', '0\n')),
+                 'guest2': (('dmesg-boot.txt', dmesg2), ('dmesg.txt', ''),
+                            ('ftracetest.txt', KPROBE_ONLY),
+                            ('livepatch.txt', lp),
+                            ('job.sh', 'FH_TESTS="%s"\nFH_LAST=0\n' % share2),
+                            ('job.status', '0\n'))}
+        for g, pairs in files.items():
+            os.mkdir(os.path.join(d, g))
+            for name, text in pairs:
+                with open(os.path.join(d, g, name), 'w') as f:
+                    f.write(text)
+        # guest2: 1 kprobe case + 1 livepatch; its KUnit failure and SKIP
+        # are reported under its name, its PASSes are not.
+        check('guests: second guest\'s results and KUnit failures count',
+              summarize_run(d, nonpass + [
+                  'kunit: ftrace_glob.suffix_match (guest2)',
+                  'kunit: ftrace_glob.needs_module (guest2)']),
+              (0, '16 passed, 0 failed, 11 skipped'))
+        check('guests: second guest\'s KUnit failure unlisted fails',
+              summarize_run(d, nonpass)[0], 1)
+        os.remove(os.path.join(d, 'guest2', 'job.status'))
+        check('guests: a guest that did not finish fails',
+              summarize_run(d, nonpass + [
+                  'kunit: ftrace_glob.suffix_match (guest2)',
+                  'kunit: ftrace_glob.needs_module (guest2)'])[0], 1)
+
+
 test_parsers()
 test_logscan()
 test_summary()
+test_guests()
 print('harness self-test: %d passed, %d failed' %
       (results.count(True), results.count(False)))
 sys.exit(0 if all(results) else 1)

@@ -4,9 +4,10 @@
 
 summarize.py OUTDIR KNOWN_FAILURES FTRACETEST_DIR [header line...]
 
-Reads what the guest left in OUTDIR (dmesg.txt, ftracetest.txt and
+Reads what the guests left in OUTDIR/guest1, OUTDIR/guest2... (or in
+OUTDIR itself, one guest): dmesg-boot.txt and dmesg.txt, ftracetest.txt,
 ftracetest-last.txt (the cases of last.d, run after the suite),
-log-problems.txt, runner.txt, job.status), prints a table of every test and
+livepatch.txt, log-problems.txt, runner.txt, job.status; prints a table of every test and
 its result, the listed results with their reasons, and a closing line
 'N passed, N failed, N skipped'.  The same text goes to OUTDIR/summary.txt.
 
@@ -205,6 +206,77 @@ def load_known(path):
     return known
 
 
+def guests(out):
+    """The per-guest results directories of a run, first guest first.
+
+    'make check' leaves one directory per guest, OUT/guest1, OUT/guest2...
+    (check-guests.sh); a directory without them is one guest's own.
+    """
+    dirs = sorted((d for d in os.listdir(out) if re.match(r'^guest\d+$', d)
+                   and os.path.isdir(os.path.join(out, d))),
+                  key=lambda d: int(d[5:]))
+    return [os.path.join(out, d) for d in dirs] or [out]
+
+
+def guest_results(gdir, first, requires):
+    """Results and harness problems of one guest.
+
+    Boot self-tests and KUnit are read from the log the job saved when it
+    started (dmesg-boot.txt): the suites can push the boot lines out of
+    the kernel's log buffer before dmesg.txt is taken at the end.  Only
+    the first guest runs the boot self-tests; every guest runs KUnit, and
+    a later guest's KUnit result is reported only when it is not PASS
+    (the first guest's table lists each case once).
+    """
+    results, problems = [], []
+    tag = '' if first else ' (%s)' % os.path.basename(gdir)
+    for line in (read(os.path.join(gdir, 'runner.txt')) or '').splitlines():
+        problems.append(line.replace('qemu-run.sh: FAIL: ', '') + tag)
+    status = read(os.path.join(gdir, 'job.status'))
+    if read(os.path.join(gdir, 'dmesg.txt')) is None:
+        problems.append('guest left no dmesg.txt (it did not finish)' + tag)
+    if status is None or status.strip() != '0':
+        problems.append('guest job did not finish (status %s)%s' %
+                        (status.strip() if status else 'missing', tag))
+    dmesg = (read(os.path.join(gdir, 'dmesg-boot.txt')) or
+             read(os.path.join(gdir, 'dmesg.txt')) or
+             read(os.path.join(gdir, 'console.log')) or '')
+
+    if first:
+        boot = boot_selftests(dmesg)
+        have = {name for _, name, _, _ in boot}
+        for name in expected_boot():
+            if name not in have:
+                boot.append(('boot', name, 'FAIL', 'no result in the kernel log'))
+        results += boot
+    problems += [p + tag for p in ktap_plan_problems(dmesg)]
+    results += [(s, n + tag, r, w) for s, n, r, w in kunit(dmesg)
+                if first or r != 'PASS']
+
+    job = read(os.path.join(gdir, 'job.sh')) or ''
+    m = re.search(r'^FH_TESTS="([^"]*)"', job, re.M)
+    share = m.group(1).split() if m else []
+    has_tc = not share or any(t.endswith('.tc') for t in share)
+    has_last = not re.search(r'^FH_LAST=0', job, re.M)
+    for fn, what, expected in (('ftracetest.txt', 'ftracetest', has_tc),
+                               ('ftracetest-last.txt', 'ftracetest last.d', has_last)):
+        text = read(os.path.join(gdir, fn))
+        if text is None and not expected:
+            continue        # this guest's share had no such cases
+        ft, ft_problems = ftracetest_run(text or '', requires, what)
+        results += ft
+        problems += [p + tag for p in ft_problems]
+    # Client suites written in ftracetest's format by the guest job; a
+    # kernel or share without them (no livepatch.txt at all) has nothing
+    # to report.
+    lp = read(os.path.join(gdir, 'livepatch.txt'))
+    if lp is not None:
+        ft, ft_problems = ftracetest_run(lp, {}, 'livepatch kselftests', 'livepatch')
+        results += ft
+        problems += [p + tag for p in ft_problems]
+    return results, problems
+
+
 def main():
     out, known_path, ftdir = sys.argv[1:4]
     header = sys.argv[4:]
@@ -213,42 +285,18 @@ def main():
     results = []
     problems = []
 
-    for line in (read(os.path.join(out, 'runner.txt')) or '').splitlines():
-        problems.append(line.replace('qemu-run.sh: FAIL: ', ''))
-    dmesg = read(os.path.join(out, 'dmesg.txt'))
-    status = read(os.path.join(out, 'job.status'))
-    if dmesg is None:
-        problems.append('guest left no dmesg.txt (it did not finish)')
-        dmesg = read(os.path.join(out, 'console.log')) or ''
-    if status is None or status.strip() != '0':
-        problems.append('guest job did not finish (status %s)' %
-                        (status.strip() if status else 'missing'))
-
-    boot = boot_selftests(dmesg)
-    have = {name for _, name, _, _ in boot}
-    for name in expected_boot():
-        if name not in have:
-            boot.append(('boot', name, 'FAIL', 'no result in the kernel log'))
-    results += boot
-    problems += ktap_plan_problems(dmesg)
-    results += kunit(dmesg)
-
     requires = ftracetest_requires(ftdir)
-    for fn, what in (('ftracetest.txt', 'ftracetest'),
-                     ('ftracetest-last.txt', 'ftracetest last.d')):
-        ft, ft_problems = ftracetest_run(read(os.path.join(out, fn)) or '',
-                                         requires, what)
-        results += ft
-        problems += ft_problems
-    # Client suites written in ftracetest's format by the guest job; a
-    # kernel without them (no livepatch.txt at all) has nothing to report.
-    lp = read(os.path.join(out, 'livepatch.txt'))
-    if lp is not None:
-        ft, ft_problems = ftracetest_run(lp, {}, 'livepatch kselftests', 'livepatch')
-        results += ft
-        problems += ft_problems
+    logp = ''
+    for i, gdir in enumerate(guests(out)):
+        r, p = guest_results(gdir, i == 0, requires)
+        results += r
+        problems += p
+        lp = (read(os.path.join(gdir, 'log-problems.txt')) or '').strip()
+        if lp and gdir != out:
+            lp = '\n'.join('%s: %s' % (os.path.basename(gdir), l)
+                           for l in lp.splitlines())
+        logp = '\n'.join(x for x in (logp, lp) if x)
 
-    logp = (read(os.path.join(out, 'log-problems.txt')) or '').strip()
     results.append(('guest', 'kernel log free of oops/BUG/WARNING/lockdep/stall/hung task',
                     'FAIL' if logp else 'PASS', ''))
     for p in problems:

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Split the suites of 'make check' between guests that run at once.
+
+shard.py SHARDS COSTS FTRACETEST_DIR LIVEPATCH_DIR [TEST...]
+
+Prints SHARDS lines, one per guest: the tests that guest runs, as the
+guest job takes them (ftracetest cases as paths under test.d,
+'ftrace/func-conformance.tc'; livepatch kselftests as
+'livepatch/test-NAME.sh').  With no TEST, every case of
+FTRACETEST_DIR/test.d and every test-*.sh of LIVEPATCH_DIR is split; with
+TESTs, only those.  A line may be empty (fewer tests than guests).
+
+Each guest boots once and runs its share one after the other, so the
+run takes as long as its slowest guest: the tests are dealt longest
+first, each to the guest with the least work so far, using the seconds
+measured per test in COSTS ('SECONDS TEST' per line, written from a
+timed run by 'timings.py'); a test not listed there counts as
+DEFAULT_COST.  Within a guest the tests keep ftracetest's own order
+(sorted paths), so a share reads like a part of the whole suite.  The
+split depends only on the inputs: the same tree gives the same shares.
+"""
+import os
+import sys
+
+DEFAULT_COST = 20.0
+
+
+def all_tests(ftdir, lpdir):
+    tests = []
+    top = os.path.join(ftdir, 'test.d')
+    for root, _, files in os.walk(top):
+        for fn in files:
+            if fn.endswith('.tc'):
+                tests.append(os.path.relpath(os.path.join(root, fn), top))
+    if os.path.isdir(lpdir):
+        tests += ['livepatch/' + fn for fn in os.listdir(lpdir)
+                  if fn.startswith('test-') and fn.endswith('.sh')]
+    return tests
+
+
+def load_costs(path):
+    costs = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 2 and not line.startswith('#'):
+                    costs[parts[1]] = float(parts[0])
+    except FileNotFoundError:
+        pass
+    return costs
+
+
+def split(tests, costs, shards):
+    load = [0.0] * shards
+    share = [[] for _ in range(shards)]
+    # Longest first; ties broken by name so the split is stable.
+    for t in sorted(tests, key=lambda t: (-costs.get(t, DEFAULT_COST), t)):
+        i = min(range(shards), key=lambda i: (load[i], i))
+        share[i].append(t)
+        load[i] += costs.get(t, DEFAULT_COST)
+    return [sorted(s) for s in share], load
+
+
+def main():
+    if len(sys.argv) < 5:
+        sys.exit(__doc__)
+    shards = int(sys.argv[1])
+    costs = load_costs(sys.argv[2])
+    ftdir, lpdir = sys.argv[3], sys.argv[4]
+    tests = sys.argv[5:] or all_tests(ftdir, lpdir)
+    if shards < 1:
+        sys.exit('shard.py: need at least one shard')
+    share, load = split(sorted(set(tests)), costs, shards)
+    for s, l in zip(share, load):
+        print(' '.join(s))
+        sys.stderr.write('shard.py: %d tests, about %d s\n' % (len(s), l))
+
+
+if __name__ == '__main__':
+    main()

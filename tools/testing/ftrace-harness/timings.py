@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Seconds per test of the last 'make check', as shard.py's costs.
+
+timings.py RESULTS FTRACETEST_DIR
+
+Reads each guest's timing.txt (ftracetest's result lines stamped with
+the guest's uptime as they completed, after a '(start)' line) and
+timing-livepatch.txt, and prints 'SECONDS TEST' per test, longest first,
+then the total per guest on stderr.  A case's cost is the time from the
+line before it to its own; a case with an instance run gets both runs'
+time.  The description on a result line is mapped back to the case's
+path through the '# description:' lines of FTRACETEST_DIR/test.d.
+"""
+import os
+import re
+import sys
+
+
+def descriptions(ftdir):
+    top = os.path.join(ftdir, 'test.d')
+    paths = {}
+    for root, _, files in os.walk(top):
+        for fn in files:
+            if not fn.endswith('.tc'):
+                continue
+            path = os.path.join(root, fn)
+            for line in open(path, errors='replace'):
+                if line.startswith('# description:'):
+                    desc = line.split(':', 1)[1].strip()
+                    paths[desc] = os.path.relpath(path, top)
+                    break
+    return paths
+
+
+def main():
+    results, ftdir = sys.argv[1:3]
+    paths = descriptions(ftdir)
+    costs = {}
+    for g in sorted(os.listdir(results)):
+        gdir = os.path.join(results, g)
+        if not os.path.isdir(gdir):
+            continue
+        total = 0.0
+        prev = None
+        try:
+            lines = open(os.path.join(gdir, 'timing.txt')).read().splitlines()
+        except FileNotFoundError:
+            lines = []
+        for line in lines:
+            stamp, _, rest = line.partition(' ')
+            t = float(stamp)
+            m = re.match(r'^\[\d+\](?: \(instance\) )?(.*?)\s*\[\w+\]\s*$', rest)
+            if m and prev is not None:
+                desc = m.group(1).strip()
+                name = paths.get(desc, desc)
+                costs[name] = costs.get(name, 0.0) + t - prev
+                total += t - prev
+            if m or rest == '(start)':
+                prev = t
+        try:
+            lines = open(os.path.join(gdir, 'timing-livepatch.txt')).read().splitlines()
+        except FileNotFoundError:
+            lines = []
+        for line in lines:
+            secs, name = line.split()
+            costs[name] = costs.get(name, 0.0) + float(secs)
+            total += float(secs)
+        if total:
+            sys.stderr.write('timings.py: %s: %.0f s of tests\n' % (g, total))
+    print('# Seconds per test measured by make check (make timings); shard.py')
+    print('# deals the tests out longest first.  Unlisted tests count as 20 s.')
+    for name, secs in sorted(costs.items(), key=lambda kv: (-kv[1], kv[0])):
+        print('%.0f %s' % (secs, name))
+
+
+if __name__ == '__main__':
+    main()
