@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The filter files' state, shared by ftrace_filter.c (writing) and
+ * The filter files' state, shared by ftrace_filter_file.c (writing) and
  * ftrace_files.c (reading).
  */
 #ifndef _KERNEL_TRACE_FTRACE_FILES_H
@@ -8,16 +8,6 @@
 
 #include "trace.h"
 #include "ftrace_internal.h"
-
-/* An edit of one hash of an ops, committed (or not) at the end. */
-struct ftrace_filter_edit {
-	struct ftrace_ops	*ops;
-	struct trace_array	*tr;
-	struct ftrace_hash	*hash;
-	struct list_head	mods;		/* :mod: entries to remember */
-	bool			notr;
-	bool			truncate;
-};
 
 /* A position in the records, for reading them through a seq_file. */
 struct rec_cursor {
@@ -38,15 +28,11 @@ struct ftrace_filter_file {
 	bool			failed;		/* a write failed */
 	struct trace_parser	parser;
 	struct ftrace_filter_edit edit;
+	struct list_head	mods;		/* :mod: entries to remember */
 	/* reading */
 	struct rec_cursor	cur;
 	struct ftrace_group	*g;
 };
-
-int ftrace_filter_edit_begin(struct ftrace_filter_edit *e, struct ftrace_ops *ops,
-			     struct trace_array *tr, bool notr, bool reset);
-int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text);
-int ftrace_filter_edit_end(struct ftrace_filter_edit *e, bool commit);
 
 int ftrace_filter_seq_open(struct ftrace_filter_file *ff, struct file *file);
 void ftrace_filter_seq_release(struct ftrace_filter_file *ff,

@@ -1,24 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Editing an ops' filter and notrace hashes: the in-kernel API
- * (ftrace_set_filter() and friends) and the write side of
- * set_ftrace_filter / set_ftrace_notrace.
+ * Editing an ops' filter and notrace hashes, and the in-kernel API on top
+ * of it (ftrace_set_filter(), ftrace_set_filter_ips() and friends).
  *
- * A file opened for writing edits a private copy that is committed when
- * it is closed.  Each write is all or nothing: if one of its patterns
- * matches no function the write fails with -EINVAL and the copy is left
- * as it was.  Opening with O_TRUNC (">") replaces the set, unless every
- * write failed: then the set is kept as it was.
+ * An edit works on a private copy of one hash, committed at its end.
+ * Each call of ftrace_filter_edit_text() is all or nothing: if one of its
+ * patterns matches no function it fails with -EINVAL and the copy is left
+ * as it was.  The editor knows patterns and ":mod:" of loaded modules;
+ * whatever else a token may be (a command, a module not loaded yet) is
+ * for the edit's extension, which the tracefs files provide
+ * (ftrace_filter_file.c): the core knows no file.
  */
-#include <linux/seq_file.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
-#include "ftrace_files.h"
-
-#define FILTER_TOKEN_MAX	1024
 
 static struct ftrace_hash *current_hash(struct ftrace_ops *ops, bool notr)
 {
@@ -133,8 +130,9 @@ static void split_token(char *token, char **cmd, char **param)
 }
 
 /*
- * One token of a write: a pattern joins the batch, a ":mod:" for a module
- * that is not loaded is remembered, a command runs now.
+ * One token of a write: a pattern, or a ":mod:" of a loaded module, joins
+ * the batch; anything else is the extension's (a ":mod:" for a module not
+ * loaded yet, a command), or invalid without one.
  */
 static int edit_token(struct ftrace_filter_edit *e, char *token,
 		      struct list_head *batch)
@@ -147,18 +145,12 @@ static int edit_token(struct ftrace_filter_edit *e, char *token,
 	if (!strcmp(cmd, "mod")) {
 		if (!param || !*param)
 			return -EINVAL;
-		if (!module_loaded(param)) {
-			if (!e->tr)
-				return -EINVAL;
-			return ftrace_mod_cache_add(e->tr, &e->mods, token, param,
-						    token[0] == '!');
-		}
-		return ftrace_pattern_add(batch, token, param);
+		if (module_loaded(param))
+			return ftrace_pattern_add(batch, token, param);
 	}
-	/* Commands belong to a trace array's set_ftrace_filter. */
-	if (!e->tr)
+	if (!e->ext)
 		return -EINVAL;
-	return ftrace_run_command(e->tr, e->hash, token, cmd, param, !e->notr);
+	return e->ext->token(e, token, cmd, param);
 }
 
 /**
@@ -189,7 +181,7 @@ int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text)
  * ftrace_filter_edit_begin - start editing one hash of an ops
  * @e: the edit, zeroed by the caller
  * @ops: the ops
- * @tr: the trace array owning the file, or NULL
+ * @ext: what the edit's owner adds to the editor, or NULL
  * @notr: edit the notrace hash instead of the filter
  * @reset: start from an empty set
  *
@@ -200,14 +192,14 @@ int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text)
  * Return: 0 or -ENOMEM.
  */
 int ftrace_filter_edit_begin(struct ftrace_filter_edit *e, struct ftrace_ops *ops,
-			     struct trace_array *tr, bool notr, bool reset)
+			     const struct ftrace_filter_edit_ext *ext, bool notr,
+			     bool reset)
 {
 	ftrace_ops_init(ops);
 	e->ops = ops;
-	e->tr = tr;
+	e->ext = ext;
 	e->notr = notr;
 	e->truncate = reset;
-	INIT_LIST_HEAD(&e->mods);
 	mutex_lock(&ops->func_hash->regex_lock);
 	mutex_lock(&ftrace_lock);
 	e->hash = ftrace_hash_copy(reset ? NULL : current_hash(ops, notr));
@@ -225,11 +217,7 @@ int ftrace_filter_edit_begin(struct ftrace_filter_edit *e, struct ftrace_ops *op
  */
 int ftrace_filter_edit_end(struct ftrace_filter_edit *e, bool commit)
 {
-	struct list_head *cache = NULL;
 	int ret = 0;
-
-	if (e->tr)
-		cache = e->notr ? &e->tr->mod_notrace : &e->tr->mod_trace;
 
 	mutex_lock(&e->ops->func_hash->regex_lock);
 	mutex_lock(&ftrace_lock);
@@ -238,17 +226,9 @@ int ftrace_filter_edit_end(struct ftrace_filter_edit *e, bool commit)
 		commit = false;
 	}
 	if (commit) {
-		if (cache && e->truncate)
-			ftrace_mod_cache_clear(cache);
-		if (cache)
-			list_splice_tail_init(&e->mods, cache);
-		/*
-		 * A filter waiting for a module must not read as empty (all
-		 * functions); a notrace list waiting for one excludes nothing yet.
-		 */
 		e->hash->flags &= ~FTRACE_HASH_FL_MOD;
-		if (cache && !e->notr && !list_empty(cache))
-			e->hash->flags |= FTRACE_HASH_FL_MOD;
+		if (e->ext)
+			e->ext->commit(e);
 		if (fgraph_is_filter_ops(e->ops))
 			ret = fgraph_set_filter_hash(e->notr, e->hash);
 		else
@@ -257,7 +237,8 @@ int ftrace_filter_edit_end(struct ftrace_filter_edit *e, bool commit)
 	} else {
 		ftrace_hash_free(e->hash);
 	}
-	ftrace_mod_cache_clear(&e->mods);
+	if (e->ext)
+		e->ext->done(e);
 	e->hash = NULL;
 	mutex_unlock(&ftrace_lock);
 	mutex_unlock(&e->ops->func_hash->regex_lock);
@@ -455,192 +436,4 @@ void __init ftrace_set_early_filter(struct ftrace_ops *ops, char *buf, int enabl
 		pr_warn("ftrace: boot %s \"%s\" matched nothing; ignored\n",
 			enable ? "filter" : "notrace", buf);
 	ftrace_filter_edit_end(&e, true);
-}
-
-/* ---- The write side of the filter files ---- */
-
-/**
- * ftrace_regex_open - open a filter file of an ops
- * @tr: the trace array owning the file (probes, :mod: cache), or NULL
- * @ops: the ops whose hash the file edits
- * @flag: FTRACE_ITER_FILTER or FTRACE_ITER_NOTRACE, maybe with
- *	FTRACE_ITER_DO_PROBES to list the probes of @tr when read
- * @inode: the file's inode
- * @file: the file
- *
- * Return: 0, -ENODEV once ftrace is dead (for writers), -ENOMEM.
- */
-int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
-		      struct inode *inode, struct file *file)
-{
-	struct ftrace_filter_file *ff;
-	int ret;
-
-	ret = tracing_check_open_get_tr(tr);
-	if (ret)
-		return ret;
-	ff = kzalloc(sizeof(*ff), GFP_KERNEL);
-	if (!ff) {
-		ret = -ENOMEM;
-		goto put;
-	}
-	ff->ops = ops;
-	ff->tr = tr;
-	ff->flags = flag;
-	ftrace_ops_init(ops);
-
-	if (file->f_mode & FMODE_WRITE) {
-		if (ftrace_dead) {
-			ret = -ENODEV;
-			goto free;
-		}
-		ret = trace_parser_get_init(&ff->parser, FILTER_TOKEN_MAX);
-		if (ret)
-			goto free;
-		ret = ftrace_filter_edit_begin(&ff->edit, ops, tr,
-					       flag & FTRACE_ITER_NOTRACE,
-					       file->f_flags & O_TRUNC);
-		if (ret)
-			goto parser;
-		ff->editing = true;
-	}
-	ret = ftrace_filter_seq_open(ff, file);
-	if (ret)
-		goto edit;
-	return 0;
-edit:
-	if (ff->editing)
-		ftrace_filter_edit_end(&ff->edit, false);
-parser:
-	trace_parser_put(&ff->parser);
-free:
-	kfree(ff);
-put:
-	if (tr)
-		trace_array_put(tr);
-	return ret;
-}
-
-static ssize_t regex_write(struct file *file, const char __user *ubuf,
-			   size_t cnt, loff_t *ppos)
-{
-	struct ftrace_filter_file *ff = ftrace_filter_file_of(file);
-	struct trace_parser *parser = &ff->parser;
-	size_t done = 0;
-	char *text;
-	int ret = 0;
-	size_t len = 0;
-
-	if (!ff->editing)
-		return -EBADF;
-	if (!cnt)
-		return 0;
-	/*
-	 * Collect the complete tokens of this write, then apply them at once.
-	 * The first may have begun in an earlier write (trace-cmd writes a
-	 * name, then the space that ends it): room for what the parser holds
-	 * from then, this write, a space after each token and the NUL.
-	 */
-	text = kvmalloc(parser->idx + cnt + 2, GFP_KERNEL);
-	if (!text)
-		return -ENOMEM;
-	while (done < cnt) {
-		ssize_t read = trace_get_user(parser, ubuf + done, cnt - done, ppos);
-
-		if (read < 0) {
-			ret = read;
-			break;
-		}
-		if (!read)
-			break;
-		done += read;
-		if (parser->fail) {
-			ret = -EINVAL;
-			trace_parser_clear(parser);
-			break;
-		}
-		if (trace_parser_loaded(parser) && !trace_parser_cont(parser)) {
-			memcpy(text + len, parser->buffer, parser->idx);
-			len += parser->idx;
-			text[len++] = ' ';
-			trace_parser_clear(parser);
-		}
-	}
-	text[len] = '\0';
-	if (!ret)
-		ret = ftrace_filter_edit_text(&ff->edit, text);
-	kvfree(text);
-	if (ret) {
-		ff->failed = true;
-		return ret;
-	}
-	ff->written = true;
-	return done;
-}
-
-/**
- * ftrace_filter_write - write handler of a filter file
- * @file: the file
- * @ubuf: the user's patterns
- * @cnt: their length
- * @ppos: file position
- *
- * Return: @cnt, or a negative errno (then nothing of this write applies).
- */
-ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
-			    size_t cnt, loff_t *ppos)
-{
-	return regex_write(file, ubuf, cnt, ppos);
-}
-
-/**
- * ftrace_notrace_write - write handler of a notrace file
- * @file: the file
- * @ubuf: the user's patterns
- * @cnt: their length
- * @ppos: file position
- *
- * Return: as ftrace_filter_write().
- */
-ssize_t ftrace_notrace_write(struct file *file, const char __user *ubuf,
-			     size_t cnt, loff_t *ppos)
-{
-	return regex_write(file, ubuf, cnt, ppos);
-}
-
-/**
- * ftrace_regex_release - close a filter file, committing its edit
- * @inode: the file's inode
- * @file: the file
- *
- * Return: 0 (an error installing the edit is logged, not returned: close
- * cannot report it to a shell).
- */
-int ftrace_regex_release(struct inode *inode, struct file *file)
-{
-	struct ftrace_filter_file *ff = ftrace_filter_file_of(file);
-	struct trace_parser *parser = &ff->parser;
-	struct trace_array *tr = ff->tr;
-	int ret;
-
-	if (ff->editing) {
-		/* A last token without a trailing newline */
-		if (trace_parser_loaded(parser) && !parser->fail) {
-			parser->buffer[parser->idx] = '\0';
-			if (ftrace_filter_edit_text(&ff->edit, parser->buffer))
-				ff->failed = true;
-			else
-				ff->written = true;
-		}
-		ret = ftrace_filter_edit_end(&ff->edit, ff->written ||
-					     (ff->edit.truncate && !ff->failed));
-		if (ret)
-			pr_warn("ftrace: filter not installed: %d\n", ret);
-		trace_parser_put(parser);
-	}
-	ftrace_filter_seq_release(ff, inode, file);
-	kfree(ff);
-	if (tr)
-		trace_array_put(tr);
-	return 0;
 }

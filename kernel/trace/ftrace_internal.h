@@ -53,6 +53,7 @@ struct dyn_ftrace {
 #define FTRACE_REC_TRAMP_EN	GENMASK(28, 25)	/* ... to this trampoline slot */
 #define FTRACE_REC_DIRECT	BIT(29)		/* it has a direct function */
 #define FTRACE_REC_DIRECT_EN	BIT(30)		/* ... which the site calls */
+#define FTRACE_REC_TOUCHED	BIT(31)		/* to recount (ftrace_touch_sites()) */
 
 /* The bits that say what instruction the site holds */
 #define FTRACE_REC_SITE		(FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN | \
@@ -163,6 +164,40 @@ void ftrace_patterns_free(struct list_head *batch);
 int ftrace_match_patterns(struct list_head *patterns, struct ftrace_hash *hash);
 void ftrace_free_filter_locked(struct ftrace_ops *ops);
 
+/* ---- Editing an ops' hashes (ftrace_filter.c) ---- */
+
+struct ftrace_filter_edit;
+
+/*
+ * What the owner of an edit adds to the core's editor: the tracefs files
+ * take commands and ":mod:" for modules not loaded yet
+ * (ftrace_filter_file.c).  Called with the edit's locks as noted.
+ */
+struct ftrace_filter_edit_ext {
+	/* A token with ":cmd" that the core does not take; no lock held. */
+	int	(*token)(struct ftrace_filter_edit *e, char *token, char *cmd,
+			 char *param);
+	/* The edit is being committed: regex_lock and ftrace_lock held. */
+	void	(*commit)(struct ftrace_filter_edit *e);
+	/* The edit ends, committed or not: regex_lock and ftrace_lock held. */
+	void	(*done)(struct ftrace_filter_edit *e);
+};
+
+/* An edit of one hash of an ops, committed (or not) at the end. */
+struct ftrace_filter_edit {
+	struct ftrace_ops		*ops;
+	struct ftrace_hash		*hash;
+	const struct ftrace_filter_edit_ext *ext;
+	bool				notr;
+	bool				truncate;
+};
+
+int ftrace_filter_edit_begin(struct ftrace_filter_edit *e, struct ftrace_ops *ops,
+			     const struct ftrace_filter_edit_ext *ext, bool notr,
+			     bool reset);
+int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text);
+int ftrace_filter_edit_end(struct ftrace_filter_edit *e, bool commit);
+
 /* ---- Ops, list function, registration (ftrace_ops.c) ---- */
 
 extern struct ftrace_ops __rcu *ftrace_ops_list;
@@ -189,6 +224,10 @@ void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 /* ---- Turning sites on and off (ftrace_update.c) ---- */
 
 int ftrace_apply(void);
+int ftrace_apply_touched(void);
+void ftrace_touch_sites(struct ftrace_hash *filter);
+void ftrace_touch_group(struct ftrace_group *g);
+void ftrace_touch_all(void);
 u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list);
 u32 ftrace_rec_wanted(u32 flags, bool enabled);
 unsigned long ftrace_rec_target(u32 flags, unsigned long ip);

@@ -208,6 +208,15 @@ static int ipmodify_check(struct ftrace_ops *ops)
 				     rcu_dereference_protected(ops->func_hash->notrace_hash, 1));
 }
 
+/* Mark the sites whose count adding or removing @ops can change. */
+static void touch_ops_sites(struct ftrace_ops *ops)
+{
+	if (!ops->func_hash)
+		ftrace_touch_all();
+	else
+		ftrace_touch_sites(rcu_dereference_protected(ops->func_hash->filter_hash, 1));
+}
+
 /*
  * Take a registered ops off the list, re-patch without it, and wait
  * until no CPU can still be running it.
@@ -227,8 +236,10 @@ static int ops_unlink(struct ftrace_ops *ops)
 	ops->flags |= FTRACE_OPS_FL_REMOVING;
 	rcu_assign_pointer(*p, rcu_dereference_protected(ops->next, 1));
 	ops->flags &= ~FTRACE_OPS_FL_ENABLED;
-	if (!ftrace_dead)
-		ftrace_apply();
+	if (!ftrace_dead) {
+		touch_ops_sites(ops);
+		ftrace_apply_touched();
+	}
 	/* No site calls its trampoline now; the memory goes later. */
 	ftrace_tramp_put(ops);
 
@@ -246,8 +257,9 @@ static int ops_unlink(struct ftrace_ops *ops)
  * @command: unused; kept for fgraph's calls
  *
  * Context: ftrace_lock held.
- * Return: 0, -ENODEV once ftrace is dead, -EBUSY if already registered
- * or an IPMODIFY conflict, -EINVAL for a malformed ops.
+ * Return: 0, -ENODEV once ftrace is dead, -EBUSY if already registered,
+ * on an IPMODIFY conflict, or for a PERMANENT ops while kernel.ftrace_enabled
+ * is 0, -EINVAL for a malformed ops.
  */
 int ftrace_startup(struct ftrace_ops *ops, int command)
 {
@@ -266,9 +278,18 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 		ops->flags |= FTRACE_OPS_FL_DYNAMIC;
 	if (ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)
 		ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
+	/*
+	 * Where every trampoline returns to the ip its callback set (an arch
+	 * with ftrace_regs), an IPMODIFY ops needs no pt_regs: livepatch
+	 * asks for none there.  Elsewhere only the regs path honours it.
+	 */
 	if ((ops->flags & FTRACE_OPS_FL_IPMODIFY) &&
+	    !IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS) &&
 	    !(ops->flags & FTRACE_OPS_FL_SAVE_REGS))
 		return -EINVAL;
+	/* A PERMANENT ops cannot do without its calls: not while they are off. */
+	if (!ftrace_enabled && (ops->flags & FTRACE_OPS_FL_PERMANENT))
+		return -EBUSY;
 	ret = ipmodify_check(ops);
 	if (ret)
 		return ret;
@@ -284,7 +305,8 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	ftrace_tramp_get(ops);
 	rcu_assign_pointer(ops->next, ftrace_ops_list);
 	rcu_assign_pointer(ftrace_ops_list, ops);
-	ret = ftrace_apply();
+	touch_ops_sites(ops);
+	ret = ftrace_apply_touched();
 	ops->flags &= ~FTRACE_OPS_FL_ADDING;
 	/*
 	 * Patching failed and ftrace is dead now: the caller sees an error
@@ -429,6 +451,12 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 		return ret;
 	}
 
+	/* Only the sites of the old and the new filter can change. */
+	if (live) {
+		ftrace_touch_sites(old_filter);
+		if (filter)
+			ftrace_touch_sites(filter);
+	}
 	if (filter)
 		rcu_assign_pointer(h->filter_hash, filter);
 	if (notr)
@@ -437,7 +465,7 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 	if (live) {
 		ops->flags |= FTRACE_OPS_FL_MODIFYING;
 		if (!ftrace_dead)
-			ret = ftrace_apply();
+			ret = ftrace_apply_touched();
 		ops->flags &= ~FTRACE_OPS_FL_MODIFYING;
 		synchronize_rcu_tasks_rude();
 	}

@@ -219,7 +219,9 @@ int ftrace_tramps_refresh(void)
 		if (func == t->func)
 			continue;
 		if (!t->size) {
+			/* Its sites go back to the shared trampolines. */
 			ftrace_tramp_put(t->ops);
+			ftrace_touch_all();
 			continue;
 		}
 		ret = tramp_set(t, func);

@@ -5,7 +5,10 @@
  * ftrace_apply() recomputes, for every record, how many registered ops
  * want it and whether one of them needs pt_regs, then patches only the
  * sites whose instruction must change, in one batch of the kernel's
- * breakpoint-based text patching: no CPU is stopped.  The arch reads and
+ * breakpoint-based text patching: no CPU is stopped.  A change to one ops
+ * recounts only the sites it touches (ftrace_apply_touched()): with N ops
+ * registered, a full recount costs records x N hash lookups, and BPF
+ * registers one ops per traced function.  The arch reads and
  * checks each site before it queues a write.  Anything unexpected there
  * is an anomaly: ftrace_anomaly() warns once and stops function tracing
  * for good.
@@ -66,7 +69,8 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
  * Return: @flags with the count of ops that want @ip, what they need
  * (REGS, IPMODIFY, DIRECT) and, when exactly one does, its trampoline
  * slot (TRAMP) recomputed; the site's current state (FTRACE_REC_SITE) and
- * FREED are kept.  A freed record is wanted by nobody.
+ * FREED are kept, the TOUCHED mark is cleared.  A freed record is wanted
+ * by nobody.
  */
 u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 {
@@ -117,17 +121,121 @@ u32 ftrace_rec_wanted(u32 flags, bool enabled)
 	return want | FIELD_PREP(FTRACE_REC_TRAMP_EN, FIELD_GET(FTRACE_REC_TRAMP, flags));
 }
 
+/*
+ * Whether the next recount must visit every record: set by a change that
+ * may alter any site's count (the sysctl, a pid filter, a trampoline
+ * given up, an ops that wants every site), cleared by the recount.
+ * Otherwise only the records marked FTRACE_REC_TOUCHED are recounted.
+ */
+static bool touched_all = true;
+
+/**
+ * ftrace_touch_all - the next ftrace_apply_touched() recounts every site
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_touch_all(void)
+{
+	ftrace_assert_locked();
+	touched_all = true;
+}
+
+/**
+ * ftrace_touch_sites - mark the sites an ops' filter can reach, for recounting
+ * @filter: the ops' filter hash, before or after a change (call it for both)
+ *
+ * An ops wants a site only if its filter is empty or holds the site, so
+ * the sites whose count a change to the ops (its registration, removal,
+ * filter or notrace hash) can alter are those of its filters before and
+ * after: with an empty one, every site.
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_touch_sites(struct ftrace_hash *filter)
+{
+	struct ftrace_func_entry *entry;
+	struct dyn_ftrace *rec;
+	int i;
+
+	ftrace_assert_locked();
+	if (ftrace_hash_empty(filter)) {
+		touched_all = true;
+		return;
+	}
+	ftrace_hash_for_each(filter, i, entry) {
+		rec = ftrace_find_rec(entry->ip, NULL);
+		if (rec)
+			rec->flags |= FTRACE_REC_TOUCHED;
+	}
+}
+
+/**
+ * ftrace_touch_group - mark every site of a group (a module's, new) for recounting
+ * @g: the group
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_touch_group(struct ftrace_group *g)
+{
+	struct dyn_ftrace *rec;
+
+	ftrace_assert_locked();
+	for_each_group_rec(g, rec)
+		rec->flags |= FTRACE_REC_TOUCHED;
+}
+
+/*
+ * CONFIG_FTRACE_RECOUNT_CHECK: after a partial recount, every site's
+ * count must be what a full one gives; a stale one is put right, once
+ * with a warning (the test kernels' log scan fails the run on it).  The
+ * boot parameter ftrace_recount_check= overrides the option: the
+ * benchmark of many registrations turns it off.
+ */
+static bool recount_check_on = IS_ENABLED(CONFIG_FTRACE_RECOUNT_CHECK);
+
+static int __init set_recount_check(char *str)
+{
+	return !kstrtobool(str, &recount_check_on);
+}
+__setup("ftrace_recount_check=", set_recount_check);
+
+static void recount_check(struct ftrace_ops *list)
+{
+	struct ftrace_group *g;
+	struct dyn_ftrace *rec;
+	u32 full;
+
+	for_each_ftrace_group(g) {
+		for_each_group_rec(g, rec) {
+			full = ftrace_rec_recount(rec->flags, ftrace_rec_ip(g, rec), list);
+			if (WARN_ONCE(full != rec->flags,
+				      "ftrace: stale count at %pS: %#x, recounted %#x\n",
+				      (void *)ftrace_rec_ip(g, rec), rec->flags, full))
+				rec->flags = full;
+		}
+		cond_resched();
+	}
+}
+
+/* Recount the touched records, or all of them; the marks go. */
 static void recount(void)
 {
 	struct ftrace_group *g;
 	struct ftrace_ops *list = rcu_dereference_protected(ftrace_ops_list, 1);
 	struct dyn_ftrace *rec;
+	bool all = touched_all;
 
+	touched_all = false;
 	for_each_ftrace_group(g) {
-		for_each_group_rec(g, rec)
-			rec->flags = ftrace_rec_recount(rec->flags, ftrace_rec_ip(g, rec), list);
+		for_each_group_rec(g, rec) {
+			if (all || (rec->flags & FTRACE_REC_TOUCHED))
+				rec->flags = ftrace_rec_recount(rec->flags,
+								ftrace_rec_ip(g, rec), list);
+		}
 		cond_resched();
 	}
+	if (recount_check_on && !all)
+		recount_check(list);
 }
 
 /**
@@ -249,6 +357,25 @@ static ftrace_func_t choose_callback(struct ftrace_ops **opp)
 /**
  * ftrace_apply - bring every site and the callback in line with the ops
  *
+ * Recounts every site: for a change that can alter any of them.
+ *
+ * Context: ftrace_lock held.
+ * Return: 0, or -ENODEV if ftrace is (or just became) dead.
+ */
+int ftrace_apply(void)
+{
+	ftrace_touch_all();
+	return ftrace_apply_touched();
+}
+
+/**
+ * ftrace_apply_touched - ftrace_apply(), recounting only the touched sites
+ *
+ * For a change to one ops whose filters were passed to
+ * ftrace_touch_sites() (before and after): the count of no other site
+ * can have changed.  Every site is still compared with what it should
+ * hold, in one pass.
+ *
  * The list function is always right, whatever the sites and
  * function_trace_op are, so it is installed while sites change and
  * replaced by a single ops' callback only once the sites are final.
@@ -256,7 +383,7 @@ static ftrace_func_t choose_callback(struct ftrace_ops **opp)
  * Context: ftrace_lock held.
  * Return: 0, or -ENODEV if ftrace is (or just became) dead.
  */
-int ftrace_apply(void)
+int ftrace_apply_touched(void)
 {
 	struct ftrace_ops *op;
 	ftrace_func_t func;
@@ -354,7 +481,8 @@ static unsigned int retire_dead_sites(struct ftrace_group *g)
 		if (kallsyms_lookup_size_offset(ftrace_rec_ip(g, rec), &size, &off) &&
 		    off <= FTRACE_SITE_MAX_OFFSET)
 			continue;
-		rec->flags |= FTRACE_REC_FREED;
+		/* What a recount gives a freed record: no ops wants it. */
+		rec->flags = (rec->flags & FTRACE_REC_SITE) | FTRACE_REC_FREED;
 		g->freed++;
 		n++;
 	}
@@ -470,8 +598,12 @@ void ftrace_module_enable(struct module *mod)
 
 	ftrace_mod_loaded(mod);
 	mutex_lock(&ftrace_lock);
-	if (!ftrace_dead && mod_group(mod))
-		ftrace_apply();
+	g = mod_group(mod);
+	if (!ftrace_dead && g) {
+		/* Only the new sites: nothing else changed its count. */
+		ftrace_touch_group(g);
+		ftrace_apply_touched();
+	}
 	mutex_unlock(&ftrace_lock);
 }
 
@@ -520,7 +652,8 @@ static void free_range(struct ftrace_group *g, unsigned long start,
 
 		if (ip >= start && ip < end && !(rec->flags & FTRACE_REC_FREED)) {
 			ftrace_rec_forget(rec);
-			rec->flags |= FTRACE_REC_FREED;
+			/* Not recounted again: drop its count here. */
+			rec->flags = FTRACE_REC_FREED;
 			g->freed++;
 			ftrace_update_tot_cnt--;
 		}

@@ -11,9 +11,10 @@
  * Callback arguments: (call site, parent return address,
  * function_trace_op, &regs).  ftrace_caller saves only what a C call may
  * clobber or a callback may read as arguments, and leaves regs->cs zero so
- * that ftrace_get_regs() returns NULL; ftrace_regs_caller saves everything
- * and returns to regs->ip, which a kprobe or livepatch handler may change,
- * or into a direct function first if the direct-call ops asked for one.
+ * that ftrace_get_regs() returns NULL; ftrace_regs_caller saves everything.
+ * Both return to regs->ip, which a livepatch (or, with all registers, a
+ * kprobe) handler may change; ftrace_regs_caller goes into a direct
+ * function first if the direct-call ops asked for one.
  *
  * Both are also templates: arch/x86/kernel/ftrace.c copies one into an
  * ops' own trampoline, up to its *_end label, and rewrites two
@@ -72,6 +73,9 @@ SYM_FUNC_START(ftrace_caller)
 SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
 	call	ftrace_stub
 
+	/* Return to regs->ip: a handler (livepatch) may have redirected the call. */
+	movq	RIP(%rsp), %rax
+	movq	%rax, FRAME_SIZE(%rsp)
 	movq	RDI(%rsp), %rdi
 	movq	RSI(%rsp), %rsi
 	movq	RDX(%rsp), %rdx

@@ -57,7 +57,7 @@ arch_ftrace_get_regs(struct ftrace_regs *fregs)
  */
 #define arch_ftrace_set_direct_caller(regs, addr)	((regs)->orig_ax = (addr))
 
-/* Where ftrace_regs_caller returns to (livepatch redirects a call). */
+/* Where both trampolines return to (livepatch redirects a call). */
 #define ftrace_instruction_pointer_set(fregs, new_ip)	\
 	((fregs)->regs.ip = (new_ip))
 
