@@ -23,9 +23,12 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-static char *names;
-module_param(names, charp, 0);
-MODULE_PARM_DESC(names, "comma-separated functions, one ops each");
+/* An array: a single charp parameter takes at most 1,024 characters. */
+#define MAX_OPS		1000
+static char *names[MAX_OPS];
+static int count;
+module_param_array(names, charp, &count, 0);
+MODULE_PARM_DESC(names, "comma-separated functions, one ops each (at most 1000)");
 
 static void bench_callback(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -33,7 +36,7 @@ static void bench_callback(unsigned long ip, unsigned long parent_ip,
 }
 
 static struct ftrace_ops *ops;
-static int nr_ops, count;
+static int nr_ops;
 
 static bool reported(int n)
 {
@@ -56,23 +59,17 @@ static void unregister_all(bool timed)
 
 static int __init bench_init(void)
 {
-	char *list, *name, *p;
 	int ret = 0;
 	u64 t;
 
-	if (!names || !*names)
+	if (!count)
 		return -EINVAL;
-	for (p = names; p; p = strchr(p + 1, ','))
-		count++;
 	ops = kcalloc(count, sizeof(*ops), GFP_KERNEL);
-	list = kstrdup(names, GFP_KERNEL);
-	if (!ops || !list) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	p = list;
-	while ((name = strsep(&p, ",")) && nr_ops < count) {
+	if (!ops)
+		return -ENOMEM;
+	while (nr_ops < count) {
 		struct ftrace_ops *op = &ops[nr_ops];
+		char *name = names[nr_ops];
 
 		op->func = bench_callback;
 		ret = ftrace_set_filter(op, name, strlen(name), 1);
@@ -93,8 +90,6 @@ static int __init bench_init(void)
 			pr_info("ftrace_bench_ops: register %d %llu\n", nr_ops, t);
 	}
 	unregister_all(!ret);
-out:
-	kfree(list);
 	kfree(ops);
 	return ret;
 }
