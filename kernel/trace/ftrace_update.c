@@ -469,6 +469,16 @@ static int init_group_sites(struct ftrace_group *g)
  *
  * Return: how many were retired.
  */
+/*
+ * Mark a record FREED with what a recount would give it (no ops wants it):
+ * it is never recounted again, and a partial recount must not find a
+ * stale count on it.
+ */
+static void rec_retire(struct dyn_ftrace *rec)
+{
+	rec->flags = ftrace_rec_recount(rec->flags | FTRACE_REC_FREED, 0, NULL);
+}
+
 static unsigned int retire_dead_sites(struct ftrace_group *g)
 {
 	unsigned long size, off;
@@ -481,8 +491,7 @@ static unsigned int retire_dead_sites(struct ftrace_group *g)
 		if (kallsyms_lookup_size_offset(ftrace_rec_ip(g, rec), &size, &off) &&
 		    off <= FTRACE_SITE_MAX_OFFSET)
 			continue;
-		/* What a recount gives a freed record: no ops wants it. */
-		rec->flags = (rec->flags & FTRACE_REC_SITE) | FTRACE_REC_FREED;
+		rec_retire(rec);
 		g->freed++;
 		n++;
 	}
@@ -652,8 +661,7 @@ static void free_range(struct ftrace_group *g, unsigned long start,
 
 		if (ip >= start && ip < end && !(rec->flags & FTRACE_REC_FREED)) {
 			ftrace_rec_forget(rec);
-			/* Not recounted again: drop its count here. */
-			rec->flags = FTRACE_REC_FREED;
+			rec_retire(rec);
 			g->freed++;
 			ftrace_update_tot_cnt--;
 		}

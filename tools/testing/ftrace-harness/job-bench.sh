@@ -48,14 +48,12 @@ ns() { date +%s%N; }
 		grep -v ' \[' $t/available_filter_functions |
 			grep -v '^__ftrace_invalid_address__' | sort | uniq -u |
 			awk 'NR % 7 == 0' | head -n 1000 | paste -sd, > /tmp/ops-names
-		for i in 1; do
-			n0=$(dmesg | wc -l)
-			insmod "$FH_BENCH_OPS" names="$(cat /tmp/ops-names)" ||
-				echo "bench: ftrace_bench_ops failed to load"
-			rmmod ftrace_bench_ops 2>/dev/null
-			dmesg | tail -n +$((n0 + 1)) | sed -n 's/.*ftrace_bench_ops: \(un\)\{0,1\}register \([0-9]*\) \([0-9]*\)$/\1register_\2_ns \3/p' |
-				sed 's/^/ops_/'
-		done
+		n0=$(dmesg | wc -l)
+		insmod "$FH_BENCH_OPS" names="$(cat /tmp/ops-names)" ||
+			echo "bench: ftrace_bench_ops failed to load"
+		rmmod ftrace_bench_ops 2>/dev/null
+		dmesg | tail -n +$((n0 + 1)) | sed -n 's/.*ftrace_bench_ops: \(un\)\{0,1\}register \([0-9]*\) \([0-9]*\)$/\1register_\2_ns \3/p' |
+			sed 's/^/ops_/'
 	fi
 	# Cost per traced call: dd copying 1-byte blocks (a read and a write
 	# per block, the same kernel functions every time) pinned to CPU 1,

@@ -194,15 +194,19 @@ def summarize_run(d, known_lines, expected_boot=''):
     return p.returncode, p.stdout.strip().splitlines()[-1]
 
 
+# Every non-PASS result of DMESG, FTRACETEST and FTRACETEST_LAST.
+NONPASS = ['ftracetest: ftrace - function glob filters',
+           'ftracetest: Meta-selftest: Checkbashisms',
+           'ftracetest: Kprobe dynamic event - adding and removing',
+           'boot: tracer wakeup', 'boot: tracer irqsoff',
+           'boot: ftrace filter', 'boot: tracer wakeup_rt',
+           'kunit: ftrace_glob.suffix_match',
+           'kunit: ftrace_glob.needs_module']
+
+
 def test_summary():
     """Only PASS passes unless listed; missing boot results fail."""
-    nonpass = ['ftracetest: ftrace - function glob filters',
-               'ftracetest: Meta-selftest: Checkbashisms',
-               'ftracetest: Kprobe dynamic event - adding and removing',
-               'boot: tracer wakeup', 'boot: tracer irqsoff',
-               'boot: ftrace filter', 'boot: tracer wakeup_rt',
-               'kunit: ftrace_glob.suffix_match',
-               'kunit: ftrace_glob.needs_module']
+    nonpass = NONPASS
     with tempfile.TemporaryDirectory() as d:
         for name, text in (('dmesg.txt', DMESG), ('ftracetest.txt', FTRACETEST),
                            ('ftracetest-last.txt', FTRACETEST_LAST),
@@ -241,13 +245,7 @@ KPROBE_ONLY = """\
 
 def test_guests():
     """Two guests: boot tests from the first; the second's failures count."""
-    nonpass = ['ftracetest: ftrace - function glob filters',
-               'ftracetest: Meta-selftest: Checkbashisms',
-               'ftracetest: Kprobe dynamic event - adding and removing',
-               'boot: tracer wakeup', 'boot: tracer irqsoff',
-               'boot: ftrace filter', 'boot: tracer wakeup_rt',
-               'kunit: ftrace_glob.suffix_match',
-               'kunit: ftrace_glob.needs_module']
+    nonpass = NONPASS
     # The second guest's boot skipped the tracer self-tests.
     dmesg2 = '\n'.join(l for l in DMESG.splitlines() if 'Testing' not in l)
     share2 = 'ftrace/a.tc livepatch/test-x.sh'

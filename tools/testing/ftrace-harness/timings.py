@@ -33,6 +33,15 @@ def descriptions(ftdir):
     return paths
 
 
+def lines_of(path):
+    """The lines of a guest's file; none if the guest did not write it."""
+    try:
+        with open(path) as f:
+            return f.read().splitlines()
+    except FileNotFoundError:
+        return []
+
+
 def main():
     results, ftdir = sys.argv[1:3]
     paths = descriptions(ftdir)
@@ -43,11 +52,7 @@ def main():
             continue
         total = 0.0
         prev = None
-        try:
-            lines = open(os.path.join(gdir, 'timing.txt')).read().splitlines()
-        except FileNotFoundError:
-            lines = []
-        for line in lines:
+        for line in lines_of(os.path.join(gdir, 'timing.txt')):
             stamp, _, rest = line.partition(' ')
             t = float(stamp)
             m = re.match(r'^\[\d+\](?: \(instance\) )?(.*?)\s*\[\w+\]\s*$', rest)
@@ -58,11 +63,7 @@ def main():
                 total += t - prev
             if m or rest == '(start)':
                 prev = t
-        try:
-            lines = open(os.path.join(gdir, 'timing-livepatch.txt')).read().splitlines()
-        except FileNotFoundError:
-            lines = []
-        for line in lines:
+        for line in lines_of(os.path.join(gdir, 'timing-livepatch.txt')):
             secs, name = line.split()
             costs[name] = costs.get(name, 0.0) + float(secs)
             total += float(secs)
