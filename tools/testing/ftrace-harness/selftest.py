@@ -180,7 +180,7 @@ def test_logscan():
           scan('%s\n[    5.100000] %s\n' % (MARK, ANOMALY_WARN)), (1, 1))
 
 
-def summarize_run(d, known_lines, expected_boot=''):
+def summarize_run(d, known_lines, expected_boot='', timing=None):
     known = os.path.join(d, 'known.txt')
     with open(known, 'w') as f:
         f.write(''.join(l + ' | reason\n' for l in known_lines))
@@ -188,10 +188,50 @@ def summarize_run(d, known_lines, expected_boot=''):
     with open(exp, 'w') as f:
         f.write(expected_boot)
     env = dict(os.environ, FH_EXPECTED_BOOT=exp, PYTHONDONTWRITEBYTECODE='1')
+    if timing is not None:
+        env['FH_TIMING_CASES'] = timing
     p = subprocess.run([sys.executable, os.path.join(HERE, 'summarize.py'),
                         d, known, d], stdout=subprocess.PIPE, env=env,
                        universal_newlines=True)
     return p.returncode, p.stdout.strip().splitlines()[-1]
+
+
+RETRY_PASS = """\
+=== Ftrace unit tests ===
+[1] ftrace - function glob filters\t[PASS]
+
+# of passed:  1
+# of failed:  0
+"""
+
+
+def test_retries():
+    """A listed timing case passes only if its second run passes."""
+    nonpass = NONPASS[1:]       # the glob case must pass on its own
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in (('dmesg.txt', DMESG), ('ftracetest.txt', FTRACETEST),
+                           ('ftracetest-last.txt', FTRACETEST_LAST),
+                           ('job.status', '0\n'),
+                           ('timing.txt', 'ftrace/glob.tc | clock\n')):
+            with open(os.path.join(d, name), 'w') as f:
+                f.write(text)
+        os.makedirs(os.path.join(d, 'test.d', 'ftrace'))
+        with open(os.path.join(d, 'test.d', 'ftrace', 'glob.tc'), 'w') as f:
+            f.write('# description: ftrace - function glob filters\n')
+        timing = os.path.join(d, 'timing.txt')
+        check('retries: failed, not run again: fails',
+              summarize_run(d, nonpass, timing=timing),
+              (1, '14 passed, 1 failed, 8 skipped'))
+        with open(os.path.join(d, 'ftracetest-retry.txt'), 'w') as f:
+            f.write(RETRY_PASS.replace('[PASS]', '[FAIL]'))
+        check('retries: failed twice: fails',
+              summarize_run(d, nonpass, timing=timing),
+              (1, '14 passed, 1 failed, 8 skipped'))
+        with open(os.path.join(d, 'ftracetest-retry.txt'), 'w') as f:
+            f.write(RETRY_PASS)
+        check('retries: failed, then passed: passes',
+              summarize_run(d, nonpass, timing=timing),
+              (0, '15 passed, 0 failed, 8 skipped'))
 
 
 # Every non-PASS result of DMESG, FTRACETEST and FTRACETEST_LAST.
@@ -285,6 +325,7 @@ def test_guests():
 test_parsers()
 test_logscan()
 test_summary()
+test_retries()
 test_guests()
 print('harness self-test: %d passed, %d failed' %
       (results.count(True), results.count(False)))

@@ -218,6 +218,41 @@ def guests(out):
     return [os.path.join(out, d) for d in dirs] or [out]
 
 
+def case_description(ftdir, case):
+    """The '# description:' of test.d/CASE, or CASE if it has none."""
+    for line in (read(os.path.join(ftdir, 'test.d', case)) or '').splitlines():
+        if line.startswith('# description:'):
+            return line.split(':', 1)[1].strip()
+    return case
+
+
+def timing_cases():
+    """Description -> reason of each case of timing-cases.txt (beside this
+    script): the guest runs such a case once more when it fails."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.environ.get('FH_TIMING_CASES') or os.path.join(here, 'timing-cases.txt')
+    cases = {}
+    for line in list_lines(path):
+        case, _, why = line.partition('|')
+        cases[case.strip()] = why.strip()
+    return cases
+
+
+def with_retries(results, retry_text, requires):
+    """A case of timing-cases.txt that failed and passed when the guest ran
+    it again (ftracetest-retry.txt) counts as passed, its result saying
+    so; one that failed again, or was not run again, stays failed."""
+    if not retry_text:
+        return results
+    again = {name: res for _, name, res, _ in ftracetest(retry_text, requires)[0]}
+    out = []
+    for suite, name, res, why in results:
+        if res == 'FAIL' and again.get(name) == 'PASS':
+            res, why = 'PASS', 'RETRIED'
+        out.append((suite, name, res, why))
+    return out
+
+
 def guest_results(gdir, first, requires):
     """Results and harness problems of one guest.
 
@@ -264,6 +299,9 @@ def guest_results(gdir, first, requires):
         if text is None and not expected:
             continue        # this guest's share had no such cases
         ft, ft_problems = ftracetest_run(text or '', requires, what)
+        if fn == 'ftracetest.txt':
+            ft = with_retries(ft, read(os.path.join(gdir, 'ftracetest-retry.txt')),
+                              requires)
         results += ft
         problems += [p + tag for p in ft_problems]
     # Client suites written in ftracetest's format by the guest job; a
@@ -303,11 +341,13 @@ def main():
         results.append(('harness', p, 'FAIL', ''))
 
     # Classify: only PASS passes; anything else needs a listed reason.
-    passed, failed, listed, fixed = [], [], [], []
+    passed, failed, listed, fixed, retried = [], [], [], [], []
     for suite, name, res, why in results:
         full = '%s: %s' % (suite, name)
         if res == 'PASS':
             passed.append(full)
+            if why == 'RETRIED':
+                retried.append(full)
             if full in known:
                 fixed.append(full)
         elif full in known:
@@ -322,6 +362,8 @@ def main():
         shown = res
         if res != 'PASS' and full in known:
             shown = 'KNOWN-' + res
+        elif why == 'RETRIED':
+            shown = 'FAIL,PASS'
         lines.append('%-17s %s' % (shown, full))
     if logp:
         lines.append('')
@@ -332,6 +374,17 @@ def main():
         lines.append('Listed in %s, counted as skipped:' % known_path)
         for full, res, why in listed:
             lines.append('    %s [%s]: %s' % (full, res, why))
+    if retried:
+        reasons = {}
+        for case, why in timing_cases().items():
+            desc = case_description(ftdir, case)
+            reasons[desc] = '%s: %s' % (case, why)
+        lines.append('')
+        lines.append('Failed, then passed when run again (timing-cases.txt: the '
+                     'verdict depends on emulated time):')
+        for full in retried:
+            desc = full.split(': ', 1)[1]
+            lines.append('    %s (%s)' % (full, reasons.get(desc, 'no reason listed')))
     if fixed:
         lines.append('')
         lines.append('Listed as known failures but PASSED now (take them off the list):')
