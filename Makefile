@@ -15,6 +15,9 @@
 #
 # Variables:
 #   STOCK=1        work on the untouched base instead of ours
+#   ARCH=arm64     build and boot for arm64 (default x86_64): a cross
+#                  compiler, qemu-system-aarch64, and a guest root made of
+#                  Debian's arm64 packages (build/arm64-root)
 #   TESTS="a b"    make check: run only these ftracetest cases (paths under
 #                  test.d, e.g. ftrace/func_set_ftrace_file.tc) and livepatch
 #                  kselftests (livepatch/test-ftrace.sh); the boot
@@ -29,33 +32,64 @@
 #                  (e.g. KCMDLINE=slub_debug=FZPU)
 
 VARIANT    := $(if $(filter 1 y yes,$(STOCK)),stock,ours)
+ARCH       ?= x86_64
+override ARCH := $(patsubst x86,x86_64,$(ARCH))
+ifeq ($(filter x86_64 arm64,$(ARCH)),)
+$(error ARCH=$(ARCH): the harness builds x86_64 and arm64)
+endif
 TOP        := $(patsubst %/,%,$(dir $(realpath $(lastword $(MAKEFILE_LIST)))))
 BUILD      := $(TOP)/build
 HARNESS    := $(TOP)/tools/testing/ftrace-harness
 TARBALL    := /usr/src/linux-source-6.1.tar.xz
 BASE       := $(BUILD)/base
 BASE_SRC   := $(BASE)/src
-OUT        := $(BUILD)/$(VARIANT)
+# x86_64 keeps the historical build/ours and build/stock.
+OUT        := $(BUILD)/$(VARIANT)$(if $(filter arm64,$(ARCH)),-arm64)
 SRC        := $(if $(filter stock,$(VARIANT)),$(BASE_SRC),$(OUT)/src)
 OBJ        := $(OUT)/obj
-FRAGMENTS  := $(TOP)/kernel/configs/ftrace-qemu-guest.config \
-              $(TOP)/kernel/configs/ftrace-test.config \
-              $(TOP)/kernel/configs/ftrace-clients.config \
-              $(if $(filter ours,$(VARIANT)),$(TOP)/kernel/configs/ftrace-ours.config)
+CONFIGS    := $(TOP)/kernel/configs
+FRAGMENTS  := $(CONFIGS)/ftrace-qemu-guest.config \
+              $(CONFIGS)/ftrace-qemu-guest-$(ARCH).config \
+              $(CONFIGS)/ftrace-test.config \
+              $(CONFIGS)/ftrace-clients.config \
+              $(CONFIGS)/ftrace-clients-$(ARCH).config \
+              $(if $(filter ours,$(VARIANT)),$(CONFIGS)/ftrace-ours.config \
+                $(wildcard $(CONFIGS)/ftrace-ours-$(ARCH).config))
+# The kernel's image, the guest's root filesystem (x86_64: the host's own).
+ifeq ($(ARCH),arm64)
+export CROSS_COMPILE := aarch64-linux-gnu-
+KIMAGE     := Image
+ROOTFS     := $(BUILD)/arm64-root
+else
+KIMAGE     := bzImage
+ROOTFS     := /
+endif
+KIMAGE_SRC := $(OBJ)/arch/$(patsubst x86_64,x86,$(ARCH))/boot/$(KIMAGE)
+export ARCH
+# What qemu-run.sh boots: the machine and the root it shares with the guest.
+export FH_ARCH := $(ARCH)
+export FH_ROOTFS := $(ROOTFS)
 JOBS       ?= $(shell nproc)
 export FH_KCMDLINE := $(KCMDLINE)
 TIMEOUT    ?= 2700
 SHARDS     ?= 2
-KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=x86_64 LOCALVERSION=-$(VARIANT)
+KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=$(ARCH) LOCALVERSION=-$(VARIANT)
 PHASE      := $(HARNESS)/phase.sh
 
-.PHONY: all deps base tree config kernel ftracetest-dir livepatch-dir harness-selftest check compare \
+.PHONY: all deps rootfs base tree config kernel ftracetest-dir livepatch-dir harness-selftest check compare \
 	check-both run bench clean distclean conformance-golden timings
 
 all: kernel
 
 deps:
-	@$(HARNESS)/deps.sh
+	@$(HARNESS)/deps.sh $(ARCH)
+
+# arm64 guests boot on a root of Debian's arm64 packages (rootfs.sh);
+# x86_64 guests on the host's own root.
+rootfs: deps
+ifeq ($(ARCH),arm64)
+	@$(PHASE) rootfs $(HARNESS)/rootfs.sh $(ARCH) $(ROOTFS) $(TOP)
+endif
 
 base: deps
 	@$(PHASE) base $(HARNESS)/tree.sh base $(TARBALL) $(BASE)
@@ -75,16 +109,16 @@ config: tree
 	@$(MAKE) -s --no-print-directory $(OBJ)/.config
 
 kernel: config
-	@$(PHASE) kernel sh -ec '$(KMAKE) -j$(JOBS) bzImage modules; \
-		cmp -s $(OBJ)/arch/x86/boot/bzImage $(OUT)/bzImage || \
-			cp $(OBJ)/arch/x86/boot/bzImage $(OUT)/bzImage; \
+	@$(PHASE) kernel sh -ec '$(KMAKE) -j$(JOBS) $(KIMAGE) modules; \
+		cmp -s $(KIMAGE_SRC) $(OUT)/$(KIMAGE) || \
+			cp $(KIMAGE_SRC) $(OUT)/$(KIMAGE); \
 		rm -rf $(OUT)/modules.new; \
 		$(KMAKE) modules_install INSTALL_MOD_PATH=$(OUT)/modules.new \
 			INSTALL_MOD_STRIP=1 >/dev/null; \
 		rm -rf $(OUT)/modules; mv $(OUT)/modules.new $(OUT)/modules; \
-		cd $(OBJ) && $(TOP)/scripts/check-mcount-loc.py vmlinux \
+		cd $(OBJ) && $(TOP)/scripts/check-mcount-loc.py --arch $(ARCH) vmlinux \
 			$$(sed "s/\.o$$/.ko/" modules.order)'
-	@echo "  KERNEL  $(OUT)/bzImage ($$(cat $(OBJ)/include/config/kernel.release)), $(VARIANT) on $$(cat $(BASE)/VERSION)"
+	@echo "  KERNEL  $(OUT)/$(KIMAGE) ($$(cat $(OBJ)/include/config/kernel.release)), $(VARIANT) on $$(cat $(BASE)/VERSION)"
 
 # ftracetest of the base with our own test.d cases added, for either variant.
 ftracetest-dir: base
@@ -107,15 +141,15 @@ harness-selftest: deps
 # The suites are split between $(SHARDS) guests that run at once, one per
 # host core (shard.py: longest tests first, by the seconds measured in
 # case-costs.txt); the summary reads every guest's results.
-check: harness-selftest kernel ftracetest-dir livepatch-dir
+check: harness-selftest kernel rootfs ftracetest-dir livepatch-dir
 	@rm -rf $(OUT)/results && mkdir -p $(OUT)/results
 	@$(HARNESS)/shard.py $(SHARDS) $(HARNESS)/case-costs.txt $(OUT)/ftracetest \
 		$(OUT)/livepatch $(TESTS) > $(OUT)/results/shards.txt
 	@$(PHASE) guest $(HARNESS)/check-guests.sh $(OUT)/results/shards.txt \
-		$(OUT)/results $(OUT)/bzImage $(OUT)/modules $(TIMEOUT) \
+		$(OUT)/results $(OUT)/$(KIMAGE) $(OUT)/modules $(TIMEOUT) \
 		$(OUT)/ftracetest $(OUT)/livepatch || true
 	@$(PHASE) summary $(HARNESS)/summarize.py $(OUT)/results \
-		$(HARNESS)/known-failures/$(VARIANT).txt $(OUT)/ftracetest \
+		$(HARNESS)/known-failures/$(VARIANT)$(if $(filter arm64,$(ARCH)),-arm64).txt $(OUT)/ftracetest \
 		"Variant:  $(VARIANT)" "Base:     $$(cat $(BASE)/VERSION)" \
 		"Kernel:   $$(cat $(OBJ)/include/config/kernel.release)" \
 		"Tests:    $(if $(TESTS),$(TESTS),all ftracetest cases and livepatch kselftests), $(SHARDS) guests" \
@@ -149,9 +183,9 @@ check-both:
 	$(MAKE) --no-print-directory compare || s=1; \
 	exit $$s
 
-run: kernel
+run: kernel rootfs
 	@printf 'FH_INTERACTIVE=%s\n. %s\n' '$(INTERACTIVE)' $(HARNESS)/job-run.sh > $(OUT)/run.job
-	@$(HARNESS)/qemu-run.sh -k $(OUT)/bzImage -m $(OUT)/modules -o $(OUT)/run \
+	@$(HARNESS)/qemu-run.sh -k $(OUT)/$(KIMAGE) -m $(OUT)/modules -o $(OUT)/run \
 		-j $(OUT)/run.job -t $(TIMEOUT) $(if $(filter 1,$(INTERACTIVE)),-i,-v)
 
 # The core benchmark: both variants built and booted in one run, figures

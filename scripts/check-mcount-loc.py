@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Check the recorded fentry call sites against the disassembly.
+"""Check the recorded call sites against the disassembly.
 
-check-mcount-loc.py [--objdump OBJDUMP] vmlinux [module.ko...]
+check-mcount-loc.py [--arch x86_64|arm64] [--objdump OBJDUMP] [--nm NM]
+                    vmlinux [module.ko...]
 
-Every "call __fentry__" in the disassembly of traced code must have a
-record in the call-site table, and every record must point at such a call:
+x86_64: every "call __fentry__" in the disassembly of traced code must have
+a record in the call-site table, and every record must point at such a call:
 
   vmlinux  the sorted table between __start_mcount_loc and
            __stop_mcount_loc, read from the file, against the addresses of
@@ -14,10 +15,19 @@ record in the call-site table, and every record must point at such a call:
            offset through the symbol table, against the calls that
            'objdump -dr' shows relocated to __fentry__
 
+arm64: the compiler's patchable entries (-fpatchable-function-entry=2) are
+the sites: every function that starts with two NOPs (after its BTI landing
+pad, if any) must have a record at the first NOP, and every record must
+point at such a pair at the start of a function.  vmlinux is linked
+position-independent with its dynamic relocations unapplied, so the table
+is read from the R_AARCH64_RELATIVE relocations that fill it; a module's
+table is __patchable_function_entries, relocated like __mcount_loc.
+
 It also checks that the vmlinux table is sorted, which the boot code relies
-on when BUILDTIME_MCOUNT_SORT is set.  Prints one line per file and exits 1
+on when BUILDTIME_MCOUNT_SORT is set in ./.config.  Prints one line per file and exits 1
 on any difference, listing the first few addresses.
 """
+import os
 import re
 import struct
 import subprocess
@@ -49,7 +59,19 @@ def run(cmd):
                           universal_newlines=True).stdout
 
 
-def vmlinux_table(path, nm):
+def relative_relocs(data):
+    """Target address -> value of each R_AARCH64_RELATIVE in .rela.dyn."""
+    vals = {}
+    for name, _, _, _, off, size, _, _, _, _ in elf_headers(data):
+        if name == '.rela.dyn':
+            for k in range(size // 24):
+                where, info, addend = struct.unpack_from('<QQq', data, off + 24 * k)
+                if info & 0xffffffff == 1027:       # R_AARCH64_RELATIVE
+                    vals[where] = addend & (2 ** 64 - 1)
+    return vals
+
+
+def vmlinux_table(path, nm, arch):
     data = open(path, 'rb').read()
     syms = {}
     for line in run([nm, path]).splitlines():
@@ -57,6 +79,9 @@ def vmlinux_table(path, nm):
         if len(f) == 3 and f[2] in ('__start_mcount_loc', '__stop_mcount_loc'):
             syms[f[2]] = int(f[0], 16)
     start, stop = syms['__start_mcount_loc'], syms['__stop_mcount_loc']
+    if arch == 'arm64':
+        vals = relative_relocs(data)
+        return [vals.get(a, 0) for a in range(start, stop, 8)]
     for name, _, _, addr, off, size, _, _, _, _ in elf_headers(data):
         if addr <= start < addr + size:
             base = off + start - addr
@@ -71,6 +96,91 @@ CALL = re.compile(r'^\s*([0-9a-f]+):\s+call\s+[0-9a-f]+ <__fentry__>')
 def vmlinux_calls(path, objdump):
     out = run([objdump, '-d', '--no-show-raw-insn', path])
     return [int(m.group(1), 16) for m in map(CALL.match, out.splitlines()) if m]
+
+
+FUNC = re.compile(r'^([0-9a-f]+) <([^>]+)>:$')
+INSN = re.compile(r'^\s*([0-9a-f]+):\s+(\S+)\s*(\S*)')
+
+
+def entry_nops(path, objdump, skip, reloc=False):
+    """arm64 patchable entries in the disassembly of PATH.
+
+    Returns the (section, address) of the first of two NOPs that open a
+    function (after its BTI landing pad or PACIASP, if any), functions
+    named in SKIP left out, and the set of (section, address) of every
+    NOP followed by another (where a record may point: the body of an
+    overridden weak function keeps its NOPs but loses its symbol).
+    """
+    sites, pairs = [], set()
+    section = None
+    func = []       # first instructions of the current function
+    prev = None     # (section, address) of the NOP just before, if any
+    args = [objdump, '-d' + ('r' if reloc else ''), '--no-show-raw-insn', path]
+    for line in run(args).splitlines():
+        m = re.match(r'^Disassembly of section (\S+):', line)
+        if m:
+            section, func, prev = m.group(1), None, None
+            continue
+        m = FUNC.match(line)
+        if m:
+            func = None if m.group(2) in skip else []
+            continue
+        m = INSN.match(line)
+        if not m or ': R_' in line:
+            continue
+        addr, op = int(m.group(1), 16), m.group(2)
+        if op == 'nop' and prev is not None:
+            pairs.add(prev)
+        prev = (section, addr) if op == 'nop' else None
+        if func is None or len(func) >= 3:
+            continue
+        func.append((addr, op))
+        ops = [f[1] for f in func]
+        if ops[:2] == ['nop', 'nop'] and len(ops) == 2:
+            sites.append((section, func[0][0]))
+            func = None
+        elif (len(ops) == 3 and ops[0] in ('bti', 'hint', 'paciasp') and
+              ops[1:] == ['nop', 'nop']):
+            sites.append((section, func[1][0]))
+            func = None
+    return sites, pairs
+
+
+def asm_functions(nm):
+    """Functions defined by the assembly objects of the build in the
+    current directory: their NOPs are alternatives, not patchable entries."""
+    names = set()
+    for root, _, files in os.walk('.'):
+        for fn in files:
+            if not (fn.startswith('.') and fn.endswith('.o.cmd')):
+                continue
+            cmd = read_text(os.path.join(root, fn))
+            if not re.search(r'^source_\S+ := \S+\.S$', cmd, re.M):
+                continue
+            obj = os.path.join(root, fn[1:-4])
+            if not os.path.exists(obj):
+                continue
+            for line in run([nm, '--defined-only', obj]).splitlines():
+                f = line.split()
+                if len(f) == 3 and f[1] in 'tTwW':
+                    names.add(f[2])
+    return names
+
+
+def read_text(path):
+    with open(path, errors='replace') as f:
+        return f.read()
+
+
+def arm64_sites(path, objdump, skip, recorded, reloc=False):
+    """The sites of PATH: the function entries, and the records that point
+    at a NOP pair (dead weak bodies)."""
+    sites, pairs = entry_nops(path, objdump, skip, reloc)
+    if reloc:
+        return sites + [r for r in set(recorded) - set(sites) if r in pairs]
+    addrs = [a for _, a in sites]
+    have = {a for _, a in pairs}
+    return addrs + [r for r in set(recorded) - set(addrs) if r in have]
 
 
 def module_table(path):
@@ -90,7 +200,8 @@ def module_table(path):
                 '<%dI' % (h[5] // 4), data, h[4])))
     recs = []
     for i, h in enumerate(heads):
-        if names[i] != '.rela__mcount_loc':
+        if names[i] not in ('.rela__mcount_loc',
+                            '.rela__patchable_function_entries'):
             continue
         sym = heads[h[6]]          # sh_link: the symbol table
         for k in range(h[5] // 24):
@@ -141,24 +252,45 @@ def compare(label, recorded, called, fmt):
     return ok
 
 
+def buildtime_sort():
+    try:
+        return 'CONFIG_BUILDTIME_MCOUNT_SORT=y\n' in open('.config').read()
+    except OSError:
+        return True
+
+
 def main(argv):
-    tool = {'objdump': 'objdump', 'nm': 'nm'}
+    tool = {'objdump': 'objdump', 'nm': 'nm', 'arch': 'x86_64'}
     while argv and argv[0].startswith('--'):
         tool[argv[0][2:]] = argv[1]
         argv = argv[2:]
-    if not argv:
+    if not argv or tool['arch'] not in ('x86_64', 'arm64'):
         print(__doc__)
         return 2
+    arm64 = tool['arch'] == 'arm64'
+    if arm64:
+        cross = os.environ.get('CROSS_COMPILE', 'aarch64-linux-gnu-')
+        for t in ('objdump', 'nm'):
+            if tool[t] == t:
+                tool[t] = cross + t
     ok = True
-    table = vmlinux_table(argv[0], tool['nm'])
-    if table != sorted(table):
+    table = vmlinux_table(argv[0], tool['nm'], tool['arch'])
+    if buildtime_sort() and table != sorted(table):
         print('  MCOUNT  vmlinux: table not sorted')
         ok = False
-    ok &= compare('vmlinux', table, vmlinux_calls(argv[0], tool['objdump']),
-                  hex)
+    skip = asm_functions(tool['nm']) if arm64 else set()
+    if arm64:
+        calls = arm64_sites(argv[0], tool['objdump'], skip, table)
+    else:
+        calls = vmlinux_calls(argv[0], tool['objdump'])
+    ok &= compare('vmlinux', table, calls, hex)
     for ko in argv[1:]:
-        ok &= compare(ko.rsplit('/', 1)[-1], module_table(ko),
-                      module_calls(ko, tool['objdump']),
+        recs = module_table(ko)
+        if arm64:
+            calls = arm64_sites(ko, tool['objdump'], skip, recs, reloc=True)
+        else:
+            calls = module_calls(ko, tool['objdump'])
+        ok &= compare(ko.rsplit('/', 1)[-1], recs, calls,
                       lambda r: '%s+%#x' % r)
     return 0 if ok else 1
 

@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# deps.sh: make sure this Debian 12 host has what the harness needs.
+# deps.sh [ARCH]: make sure this Debian 12 host has what the harness needs
+# to build and boot ARCH (x86_64 by default; arm64 adds the cross compiler
+# and QEMU's arm machines).
 # As root, install what is missing with apt-get; otherwise print the one
 # apt-get line to run, and fail.
 set -euo pipefail
@@ -31,6 +33,15 @@ perf linux-perf
 /usr/include/openssl/opensslv.h libssl-dev
 /usr/src/linux-source-6.1.tar.xz linux-source-6.1
 "
+case "${1:-x86_64}" in
+x86_64) ;;
+arm64) need+="
+aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+qemu-system-aarch64 qemu-system-arm
+dpkg-deb dpkg
+" ;;
+*) echo "deps.sh: unknown arch '$1'" >&2; exit 2 ;;
+esac
 # depmod and ip live in /usr/sbin, which a user's PATH may lack.
 PATH=$PATH:/usr/sbin:/sbin
 missing=()

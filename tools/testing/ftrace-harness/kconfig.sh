@@ -11,7 +11,7 @@ set -euo pipefail
 
 src=$1 obj=$2
 shift 2
-kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 "$@"; }
+kmake() { make -s -C "$src" O="$obj" ARCH="${ARCH:-x86_64}" "$@"; }
 # Pass stderr on without kconfig's notes that a fragment overrides a choice
 # (overriding tinyconfig's choices is what the fragments are for).
 no_choice_notes() { grep -v "changes choice state" >&2 || true; }

@@ -8,6 +8,10 @@
 # /lib/modules and OUTDIR shared read-write at /tmp/out.  The guest runs
 # the bash script JOB from there and powers off.
 #
+# FH_ARCH=arm64 boots an arm64 Image on QEMU's virt machine instead, its
+# root FH_ROOTFS (rootfs.sh), with this repository shared read-only at
+# its own path so that every host path a job names works in the guest.
+#
 #   -t SECONDS  hard limit for the whole boot (default 2700); QEMU is killed
 #               when it is reached
 #   -i          interactive: the serial console is this terminal, no limit
@@ -69,28 +73,48 @@ kvm_works() {
 	wait $! 2>/dev/null
 	[ $? -eq 124 ]
 }
-if kvm_works; then
-	accel=(-accel kvm -cpu host)
-	accel_name=kvm
-else
-	accel=(-accel tcg,thread=single -cpu max)
+arch=${FH_ARCH:-x86_64}
+top=$(cd "$here/../../.." && pwd)
+case $arch in
+x86_64)
+	if kvm_works; then
+		accel=(-accel kvm -cpu host)
+		accel_name=kvm
+	else
+		accel=(-accel tcg,thread=single -cpu max)
+		accel_name="tcg,thread=single"
+	fi
+	root=/ init=$here/guest-init.sh console=ttyS0
+	machine=(qemu-system-x86_64 "${accel[@]}" -machine q35)
+	;;
+arm64)
+	# Pointer authentication with QEMU's own algorithm: the
+	# architected one is slow to emulate.
 	accel_name="tcg,thread=single"
-fi
+	root=${FH_ROOTFS:-} init=/fh-init console=ttyAMA0
+	[ -x "$root/fh-init" ] || die "no arm64 guest root at '$root' (make rootfs ARCH=arm64)"
+	machine=(qemu-system-aarch64 -accel tcg,thread=single -machine virt
+		-cpu max,pauth-impdef=on
+		-fsdev "local,id=fhtop,path=$top,security_model=none,readonly=on,multidevs=remap"
+		-device "virtio-9p-pci,fsdev=fhtop,mount_tag=fhtop")
+	;;
+*) die "no machine for FH_ARCH=$arch" ;;
+esac
 
-cmdline="console=ttyS0,115200 loglevel=5 printk.time=1 panic=-1
+cmdline="console=$console,115200 loglevel=5 printk.time=1 panic=-1
  root=fhroot rootfstype=9p ro
  rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose
- init=$here/guest-init.sh FH_MODULES=$modules ${FH_KCMDLINE:-}"
+ init=$init FH_MODULES=$modules ${FH_KCMDLINE:-}"
 
-qemu=(qemu-system-x86_64 "${accel[@]}" -smp 2 -m 2G -machine q35
+qemu=("${machine[@]}" -smp 2 -m 2G
 	-nodefaults -no-reboot -display none
 	-kernel "$kernel" -append "$(echo $cmdline)"
-	-fsdev "local,id=fhroot,path=/,security_model=none,readonly=on,multidevs=remap"
+	-fsdev "local,id=fhroot,path=$root,security_model=none,readonly=on,multidevs=remap"
 	-device "virtio-9p-pci,fsdev=fhroot,mount_tag=fhroot"
 	-fsdev "local,id=fhout,path=$out,security_model=none"
 	-device "virtio-9p-pci,fsdev=fhout,mount_tag=fhout")
 
-echo "qemu-run.sh: $(basename "$kernel") accel=$accel_name smp=2 limit=${limit}s out=$out"
+echo "qemu-run.sh: $(basename "$kernel") $arch accel=$accel_name smp=2 limit=${limit}s out=$out"
 if [ $interactive -eq 1 ]; then
 	"${qemu[@]}" -serial mon:stdio
 	exit $?
