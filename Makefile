@@ -45,7 +45,8 @@ BASE       := $(BUILD)/base
 BASE_SRC   := $(BASE)/src
 # x86_64 keeps the historical build/ours and build/stock.
 OUT        := $(BUILD)/$(VARIANT)$(if $(filter arm64,$(ARCH)),-arm64)
-SRC        := $(if $(filter stock,$(VARIANT)),$(BASE_SRC),$(OUT)/src)
+# One source tree per variant, whatever the arch: only obj/ is per arch.
+SRC        := $(if $(filter stock,$(VARIANT)),$(BASE_SRC),$(BUILD)/ours/src)
 OBJ        := $(OUT)/obj
 CONFIGS    := $(TOP)/kernel/configs
 FRAGMENTS  := $(CONFIGS)/ftrace-qemu-guest.config \

@@ -571,7 +571,8 @@ extern int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace);
  * @calltime: trace_clock_local() at entry (moved on by sleep time when
  *	sleep-time is off)
  * @subtime: time of hooked children, for the profiler's self time
- * @retp: where on the kernel stack @ret was (and return_to_handler is)
+ * @retp: what the unwinder finds this entry by: where on the kernel stack
+ *	@ret was (x86), the caller's frame pointer (arm64)
  * @gops: the graph user whose entry callback took the call; its return
  *	callback runs only if it is still the registered user
  */

@@ -35,21 +35,25 @@ static void __noreturn fgraph_lost_return(void)
 /**
  * fgraph_hook_slot - hook the return whose address is in @slot
  * @ip: the traced function's call site
- * @slot: the stack slot holding the function's return address
+ * @slot: where the function's return address is (a stack slot, or the
+ *	saved link register of the trampoline's frame)
+ * @retp: what the unwinder will pass ftrace_graph_ret_addr() as its
+ *	@retp for this return (x86: @slot; arm64: the caller's frame
+ *	pointer)
  *
  * What every arch entry hook does once it has found the slot: under the
  * tracers' recursion protection, push the call on the task's return
  * stack and, if the graph user takes it, point @slot at
  * return_to_handler.
  */
-void fgraph_hook_slot(unsigned long ip, unsigned long *slot)
+void fgraph_hook_slot(unsigned long ip, unsigned long *slot, unsigned long *retp)
 {
 	unsigned long ret = *slot;
 	int bit = ftrace_test_recursion_trylock(ip, ret);
 
 	if (bit < 0)
 		return;
-	if (!function_graph_enter(ret, ip, 0, slot))
+	if (!function_graph_enter(ret, ip, 0, retp))
 		*slot = (unsigned long)return_to_handler;
 	ftrace_test_recursion_unlock(bit);
 }
@@ -59,7 +63,8 @@ void fgraph_hook_slot(unsigned long ip, unsigned long *slot)
  * @ret: the function's real return address
  * @func: the function (its call site)
  * @frame_pointer: unused on x86_64
- * @retp: the stack slot holding @ret, where return_to_handler will be
+ * @retp: the key ftrace_graph_ret_addr() finds this entry by (see
+ *	fgraph_hook_slot())
  *
  * Called with recursion protection held (fgraph_hook_slot()).
  *
@@ -187,7 +192,8 @@ struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task_struct *task,
  * @task: the task whose stack is being unwound
  * @idx: unused (entries are found by @retp)
  * @ret: the return address found on the stack
- * @retp: where on the stack it was found
+ * @retp: where on the stack it was found (x86), or the frame pointer of
+ *	the frame record it was found in (arm64)
  *
  * Stack traces and the unwinder call this for every return address they
  * see, so that a trace taken inside a traced function shows its caller

@@ -290,7 +290,7 @@ const char *ftrace_tramp_lookup(unsigned long addr, unsigned long *size,
 int ftrace_tramp_kallsym(unsigned int symnum, unsigned long *value,
 			 char *type, char *name, char *module_name);
 
-/* ---- Architecture back end (arch/x86/kernel/ftrace.c) ---- */
+/* ---- Architecture back end (arch/<arch>/kernel/ftrace.c) ---- */
 
 int ftrace_arch_init_site(unsigned long ip);
 void ftrace_arch_patch_begin(void);
@@ -365,7 +365,7 @@ extern struct fgraph_ops *fgraph_user;
 extern bool fgraph_stacks_wanted;
 
 struct ftrace_ret_stack *fgraph_stack_alloc(gfp_t gfp);
-void fgraph_hook_slot(unsigned long ip, unsigned long *slot);
+void fgraph_hook_slot(unsigned long ip, unsigned long *slot, unsigned long *retp);
 void fgraph_stack_give(struct task_struct *t, struct ftrace_ret_stack *stack);
 bool fgraph_is_filter_ops(struct ftrace_ops *ops);
 int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash);

@@ -358,15 +358,19 @@ static void rec_group_find(struct kunit *test)
 	} cases[] = {
 		{ 0x1000, 0x1000, 0 },		/* exact */
 		{ 0x1012, 0x1012, 1 },		/* inside the call instruction */
-		{ 0x1014, 0x1014, 1 },		/* its last byte */
-		{ 0x1015, 0x1015, -1 },		/* just after it */
+		{ 0x100f + MCOUNT_INSN_SIZE, 0x100f + MCOUNT_INSN_SIZE, 1 },
+						/* its last byte */
+		{ 0x1010 + MCOUNT_INSN_SIZE, 0x1010 + MCOUNT_INSN_SIZE, -1 },
+						/* just after it */
 		{ 0x1020, 0x10ff, -1 },		/* between sites */
 		{ 0x1020, 0x1100, 2 },		/* ends on a site */
 		{ 0x1001, 0x5000, 0 },		/* the lowest overlapping */
 		{ 0x0000, 0x0fff, -1 },		/* before the group */
 		{ 0x0ffc, 0x1000, 0 },		/* reaching into it */
-		{ 0x5004, 0x5004, 3 },		/* last byte of the last site */
-		{ 0x5005, 0x9000, -1 },		/* after the group */
+		{ 0x4fff + MCOUNT_INSN_SIZE, 0x4fff + MCOUNT_INSN_SIZE, 3 },
+						/* last byte of the last site */
+		{ 0x5000 + MCOUNT_INSN_SIZE, 0x9000, -1 },
+						/* after the group */
 		{ 0x2000, 0x4fff, -1 },		/* a gap */
 	};
 	struct ftrace_group *g = synthetic_group(test);

@@ -154,8 +154,10 @@ void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 
 /*
  * An ops called alone that needs help: recursion protection, RCU
- * watching, pid filtering, or just preemption off so that it can be
- * freed safely.
+ * watching or pid filtering.  An ops that can be freed needs none: a task
+ * preempted in its callback is waited for by synchronize_rcu_tasks()
+ * when it unregisters, and wrapping it would show one preemption level
+ * too many in every trace line its callback writes.
  */
 static void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
 				   struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -189,8 +191,8 @@ static bool ops_pid_filtered(struct ftrace_ops *ops)
  */
 ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops)
 {
-	if (ops->flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU |
-			  FTRACE_OPS_FL_DYNAMIC) || ops_pid_filtered(ops))
+	if (ops->flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU) ||
+	    ops_pid_filtered(ops))
 		return ftrace_ops_assist_func;
 	return ops->func;
 }

@@ -324,7 +324,7 @@ int ftrace_set_callback(ftrace_func_t func)
 	ret = ftrace_arch_set_callback(cur_callback, func);
 	if (ret) {
 		ftrace_anomaly("patching the trampoline's callback",
-			       (unsigned long)ftrace_call, ret);
+			       (unsigned long)ftrace_caller, ret);
 		return ret;
 	}
 	cur_callback = func;
@@ -509,6 +509,18 @@ static void publish_group(struct ftrace_group *g)
 	mutex_unlock(&ftrace_lock);
 }
 
+/*
+ * The build's table may list another instruction of each site (arm64:
+ * the first of its two NOPs); the arch's adjustment keeps the order.
+ */
+static void __init_or_module adjust_ips(unsigned long *ips, unsigned long count)
+{
+	unsigned long i;
+
+	for (i = 0; i < count; i++)
+		ips[i] = ftrace_call_adjust(ips[i]);
+}
+
 extern unsigned long __start_mcount_loc[];
 extern unsigned long __stop_mcount_loc[];
 
@@ -525,6 +537,7 @@ void __init ftrace_init(void)
 	u64 t0 = local_clock();
 
 	count = ftrace_sort_ips(__start_mcount_loc, count);
+	adjust_ips(__start_mcount_loc, count);
 	g = ftrace_group_create(NULL, __start_mcount_loc, count);
 	if (!g) {
 		pr_err("ftrace: cannot allocate records for %lu call sites; function tracing disabled\n",
@@ -575,6 +588,7 @@ void ftrace_module_init(struct module *mod)
 		goto nomem;
 	memcpy(ips, mod->ftrace_callsites, count * sizeof(*ips));
 	count = ftrace_sort_ips(ips, count);
+	adjust_ips(ips, count);
 	g = ftrace_group_create(mod, ips, count);
 	kvfree(ips);
 	if (!g)

@@ -133,8 +133,9 @@ static __always_inline void traced_call(unsigned long ip, unsigned long parent_i
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
+	/* _dec: the lock's own preemption level is not the traced call's. */
 	if (!atomic_read(&this_cpu_ptr(tr->array_buffer.data)->disabled))
-		record_call(tr, ip, parent_ip, tracing_gen_ctx(), false, fold);
+		record_call(tr, ip, parent_ip, tracing_gen_ctx_dec(), false, fold);
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -347,8 +348,8 @@ static void probe_stacktrace(unsigned long ip, unsigned long parent_ip,
 		return;
 	if (tr->flags & TRACE_ARRAY_FL_GLOBAL)
 		trace_dump_stack(STACK_SKIP);
-	else
-		__trace_stack(tr, tracing_gen_ctx(), STACK_SKIP);
+	else	/* _dec: the probe runs under its wrapper's recursion lock */
+		__trace_stack(tr, tracing_gen_ctx_dec(), STACK_SKIP);
 }
 
 /* Dumps fire once per function: the buffer is gone after the first. */

@@ -332,7 +332,7 @@ void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
 			   unsigned long frame_pointer)
 {
 	if (likely((long)__builtin_frame_address(0) < 0))
-		fgraph_hook_slot(ip, parent);
+		fgraph_hook_slot(ip, parent, parent);
 }
 
 /**

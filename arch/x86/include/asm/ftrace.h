@@ -26,6 +26,12 @@
 #ifndef __ASSEMBLY__
 extern void __fentry__(void);
 
+/* The table lists each site itself. */
+static inline unsigned long ftrace_call_adjust(unsigned long addr)
+{
+	return addr;
+}
+
 /* Labels in the trampolines of ftrace_64.S that per-ops copies rewrite */
 extern char ftrace_caller_op_ptr[], ftrace_caller_end[];
 extern char ftrace_regs_caller_op_ptr[], ftrace_regs_caller_end[];
