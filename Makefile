@@ -77,7 +77,7 @@ SHARDS     ?= 2
 KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=$(ARCH) LOCALVERSION=-$(VARIANT)
 PHASE      := $(HARNESS)/phase.sh
 
-.PHONY: all deps rootfs base tree config kernel ftracetest-dir livepatch-dir harness-selftest check compare \
+.PHONY: all deps rootfs base tree config kernel test-mods ftracetest-dir livepatch-dir harness-selftest check compare \
 	check-both run bench clean distclean conformance-golden timings
 
 all: kernel
@@ -121,6 +121,16 @@ kernel: config
 			$$(sed "s/\.o$$/.ko/" modules.order)'
 	@echo "  KERNEL  $(OUT)/$(KIMAGE) ($$(cat $(OBJ)/include/config/kernel.release)), $(VARIANT) on $$(cat $(BASE)/VERSION)"
 
+# Our cases' test modules (tools/testing/ftrace-harness/test-mods), built
+# against the variant's tree and installed beside its modules (extra/), so
+# that modprobe finds them in the guest.
+TESTMODS   := $(OUT)/test-mods
+test-mods: kernel
+	@rm -rf $(TESTMODS) && cp -a $(HARNESS)/test-mods $(TESTMODS)
+	@$(KMAKE) M=$(TESTMODS) modules
+	@$(KMAKE) M=$(TESTMODS) modules_install INSTALL_MOD_PATH=$(OUT)/modules \
+		INSTALL_MOD_STRIP=1 >/dev/null
+
 # ftracetest of the base with our own test.d cases added, for either variant.
 ftracetest-dir: base
 	@rm -rf $(OUT)/ftracetest
@@ -142,7 +152,7 @@ harness-selftest: deps
 # The suites are split between $(SHARDS) guests that run at once, one per
 # host core (shard.py: longest tests first, by the seconds measured in
 # case-costs.txt); the summary reads every guest's results.
-check: harness-selftest kernel rootfs ftracetest-dir livepatch-dir
+check: harness-selftest kernel test-mods rootfs ftracetest-dir livepatch-dir
 	@rm -rf $(OUT)/results && mkdir -p $(OUT)/results
 	@$(HARNESS)/shard.py $(SHARDS) $(HARNESS)/case-costs.txt $(OUT)/ftracetest \
 		$(OUT)/livepatch $(TESTS) > $(OUT)/results/shards.txt
