@@ -206,29 +206,32 @@ run: kernel rootfs
 # kprobe_event= skips the boot self-tests (three minutes a boot).  Both
 # variants boot with the same line.
 ROUNDS ?= 5
-bench:
+ARCHSUF    := $(if $(filter arm64,$(ARCH)),-arm64)
+bench: rootfs
 	@$(MAKE) --no-print-directory kernel STOCK=
 	@$(MAKE) --no-print-directory kernel STOCK=1
 	@for v in ours stock; do \
-		src=$(BUILD)/$$v/src; [ $$v = stock ] && src=$(BASE_SRC); \
-		rm -rf $(BUILD)/$$v/bench-ops; \
-		cp -a $(HARNESS)/bench-ops $(BUILD)/$$v/bench-ops; \
-		$(MAKE) -s -C $$src O=$(BUILD)/$$v/obj ARCH=x86_64 \
-			M=$(BUILD)/$$v/bench-ops modules || exit 1; \
+		src=$(BUILD)/ours/src; [ $$v = stock ] && src=$(BASE_SRC); \
+		d=$(BUILD)/$$v$(ARCHSUF); \
+		rm -rf $$d/bench-ops; \
+		cp -a $(HARNESS)/bench-ops $$d/bench-ops; \
+		$(MAKE) -s -C $$src O=$$d/obj ARCH=$(ARCH) \
+			M=$$d/bench-ops modules || exit 1; \
 	done
 	@for v in ours stock; do \
+		d=$(BUILD)/$$v$(ARCHSUF); \
 		printf 'FH_ROUNDS=%s\nFH_BENCH_OPS=%s\n. %s\n' '$(ROUNDS)' \
-			$(BUILD)/$$v/bench-ops/ftrace_bench_ops.ko \
-			$(HARNESS)/job-bench.sh > $(BUILD)/$$v/bench.job; \
+			$$d/bench-ops/ftrace_bench_ops.ko \
+			$(HARNESS)/job-bench.sh > $$d/bench.job; \
 		FH_KCMDLINE="$(KCMDLINE) ftrace_recount_check=0 kprobe_event=" \
-			$(PHASE) bench-$$v $(HARNESS)/qemu-run.sh -k $(BUILD)/$$v/bzImage \
-			-m $(BUILD)/$$v/modules -o $(BUILD)/$$v/bench \
-			-j $(BUILD)/$$v/bench.job -t $(TIMEOUT) || exit 1; \
+			$(PHASE) bench-$$v $(HARNESS)/qemu-run.sh -k $$d/$(KIMAGE) \
+			-m $$d/modules -o $$d/bench \
+			-j $$d/bench.job -t $(TIMEOUT) || exit 1; \
 	done
-	@$(HARNESS)/bench-report.py $(BUILD)/ours/bench $(BUILD)/stock/bench \
-		"Base: $$(cat $(BASE)/VERSION); command: make bench ROUNDS=$(ROUNDS); $$(date -u +%F)" \
-		> $(BUILD)/bench.txt.new
-	@mv $(BUILD)/bench.txt.new $(BUILD)/bench.txt && cat $(BUILD)/bench.txt
+	@$(HARNESS)/bench-report.py $(BUILD)/ours$(ARCHSUF)/bench $(BUILD)/stock$(ARCHSUF)/bench \
+		"Base: $$(cat $(BASE)/VERSION); $(ARCH); command: make bench$(if $(ARCHSUF), ARCH=$(ARCH)) ROUNDS=$(ROUNDS); $$(date -u +%F)" \
+		> $(BUILD)/bench$(ARCHSUF).txt.new
+	@mv $(BUILD)/bench$(ARCHSUF).txt.new $(BUILD)/bench$(ARCHSUF).txt && cat $(BUILD)/bench$(ARCHSUF).txt
 
 clean:
 	rm -rf $(BUILD)/ours $(BUILD)/stock

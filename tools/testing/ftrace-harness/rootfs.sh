@@ -29,7 +29,7 @@ esac
 # ping for the inter-event cases, trace-cmd for its own cases.
 pkgs="bash dash coreutils grep sed gawk findutils diffutils util-linux mount
 procps iproute2 iputils-ping kmod busybox-static trace-cmd"
-stamp="$arch|$top|$(echo $pkgs)|1"
+stamp="$arch|$top|$(echo $pkgs)|2"
 if [ "$(cat "$root/.fh-stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
 fi
@@ -62,6 +62,10 @@ cd "$root.new"
 mkdir -p proc sys dev run tmp var/tmp var/log root lib/modules etc ".$top"
 chmod 1777 tmp var/tmp
 ln -sf dash bin/sh
+# Commands that maintainer scripts would have made with update-alternatives
+# (dpkg-deb -x runs none): the test cases call awk and which.
+ln -sf gawk usr/bin/awk
+ln -sf which.debianutils usr/bin/which
 printf 'root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n' > etc/passwd
 printf 'root:x:0:\nnogroup:x:65534:\n' > etc/group
 printf '127.0.0.1 localhost\n' > etc/hosts
