@@ -529,7 +529,16 @@ extern void trace_preempt_off(unsigned long a0, unsigned long a1);
 
 #ifdef CONFIG_FTRACE_MCOUNT_RECORD
 void ftrace_init(void);
+/*
+ * The section of a module that lists its call sites (the module loader
+ * reads it): the compiler's own with -fpatchable-function-entry (arm64),
+ * recordmcount's otherwise.
+ */
+#ifdef CC_USING_PATCHABLE_FUNCTION_ENTRY
+#define FTRACE_CALLSITE_SECTION	"__patchable_function_entries"
+#else
 #define FTRACE_CALLSITE_SECTION	"__mcount_loc"
+#endif
 #else
 static inline void ftrace_init(void) { }
 #endif
