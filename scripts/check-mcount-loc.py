@@ -15,10 +15,13 @@ a record in the call-site table, and every record must point at such a call:
            offset through the symbol table, against the calls that
            'objdump -dr' shows relocated to __fentry__
 
-arm64: the compiler's patchable entries (-fpatchable-function-entry=2) are
+arm64: the compiler's patchable entries (-fpatchable-function-entry=N,M,
+read from the build's own command lines: 2 for stock, 3,1 for ours) are
 the sites: every function that starts with two NOPs (after its BTI landing
-pad, if any) must have a record at the first NOP, and every record must
-point at such a pair at the start of a function.  vmlinux is linked
+pad, if any) and has M NOPs just before its symbol must have a record at
+the first of all of them, and every record must point at such an entry
+(or at a run of N NOPs: the body of an overridden weak function keeps its
+NOPs but loses its symbol).  vmlinux is linked
 position-independent with its dynamic relocations unapplied, so the table
 is read from the R_AARCH64_RELATIVE relocations that fill it; a module's
 table is __patchable_function_entries, relocated like __mcount_loc.
@@ -102,48 +105,67 @@ FUNC = re.compile(r'^([0-9a-f]+) <([^>]+)>:$')
 INSN = re.compile(r'^\s*([0-9a-f]+):\s+(\S+)\s*(\S*)')
 
 
-def entry_nops(path, objdump, skip, reloc=False):
+def entry_nops(path, objdump, skip, prefix, reloc=False):
     """arm64 patchable entries in the disassembly of PATH.
 
-    Returns the (section, address) of the first of two NOPs that open a
-    function (after its BTI landing pad or PACIASP, if any), functions
-    named in SKIP left out, and the set of (section, address) of every
-    NOP followed by another (where a record may point: the body of an
-    overridden weak function keeps its NOPs but loses its symbol).
+    Returns the (section, address) of the first NOP of each entry: PREFIX
+    NOPs just before a function's symbol, then two that open it (after its
+    BTI landing pad or PACIASP, if any), functions named in SKIP left out;
+    and the set of (section, address) of every run of PREFIX + 2 NOPs
+    (where a record may point: the body of an overridden weak function).
     """
-    sites, pairs = [], set()
+    sites, runs = [], set()
     section = None
     func = []       # first instructions of the current function
-    prev = None     # (section, address) of the NOP just before, if any
+    label = None    # the current function's address
+    before = []     # the NOPs just before it: (address)
+    nops = []       # the run of NOPs just seen: (address)
     args = [objdump, '-d' + ('r' if reloc else ''), '--no-show-raw-insn', path]
     for line in run(args).splitlines():
         m = re.match(r'^Disassembly of section (\S+):', line)
         if m:
-            section, func, prev = m.group(1), None, None
+            section, func, nops = m.group(1), None, []
             continue
         m = FUNC.match(line)
         if m:
             func = None if m.group(2) in skip else []
+            label = int(m.group(1), 16)
+            before = [a for a in nops if a < label][-prefix:] if prefix else []
             continue
         m = INSN.match(line)
         if not m or ': R_' in line:
             continue
         addr, op = int(m.group(1), 16), m.group(2)
-        if op == 'nop' and prev is not None:
-            pairs.add(prev)
-        prev = (section, addr) if op == 'nop' else None
+        nops = nops + [addr] if op == 'nop' else []
+        if len(nops) >= prefix + 2:
+            runs.add((section, nops[-(prefix + 2)]))
         if func is None or len(func) >= 3:
             continue
         func.append((addr, op))
         ops = [f[1] for f in func]
+        first = None
         if ops[:2] == ['nop', 'nop'] and len(ops) == 2:
-            sites.append((section, func[0][0]))
-            func = None
+            first = func[0][0]
         elif (len(ops) == 3 and ops[0] in ('bti', 'hint', 'paciasp') and
               ops[1:] == ['nop', 'nop']):
-            sites.append((section, func[1][0]))
-            func = None
-    return sites, pairs
+            first = func[1][0]
+        if first is None:
+            continue
+        func = None
+        want = [label - 4 * (prefix - i) for i in range(prefix)]
+        if before == want:
+            sites.append((section, label - 4 * prefix if prefix else first))
+    return sites, runs
+
+
+def entry_layout():
+    """N, M of -fpatchable-function-entry in the build of the current
+    directory (the flags every traced C file of init/ was compiled with)."""
+    cmd = read_text('init/.main.o.cmd')
+    m = re.search(r'-fpatchable-function-entry=(\d+)(?:,(\d+))?', cmd)
+    if not m:
+        raise ValueError('init/main.o was not built with -fpatchable-function-entry')
+    return int(m.group(1)), int(m.group(2) or 0)
 
 
 def asm_functions(nm):
@@ -172,10 +194,10 @@ def read_text(path):
         return f.read()
 
 
-def arm64_sites(path, objdump, skip, recorded, reloc=False):
+def arm64_sites(path, objdump, skip, prefix, recorded, reloc=False):
     """The sites of PATH: the function entries, and the records that point
-    at a NOP pair (dead weak bodies)."""
-    sites, pairs = entry_nops(path, objdump, skip, reloc)
+    at a run of NOPs as long as an entry (dead weak bodies)."""
+    sites, pairs = entry_nops(path, objdump, skip, prefix, reloc)
     if reloc:
         return sites + [r for r in set(recorded) - set(sites) if r in pairs]
     addrs = [a for _, a in sites]
@@ -279,15 +301,22 @@ def main(argv):
         print('  MCOUNT  vmlinux: table not sorted')
         ok = False
     skip = asm_functions(tool['nm']) if arm64 else set()
+    prefix = 0
     if arm64:
-        calls = arm64_sites(argv[0], tool['objdump'], skip, table)
+        total, prefix = entry_layout()
+        if total - prefix != 2:
+            print('  MCOUNT  vmlinux: -fpatchable-function-entry=%d,%d: '
+                  'expected two NOPs in each function' % (total, prefix))
+            return 1
+        calls = arm64_sites(argv[0], tool['objdump'], skip, prefix, table)
     else:
         calls = vmlinux_calls(argv[0], tool['objdump'])
     ok &= compare('vmlinux', table, calls, hex)
     for ko in argv[1:]:
         recs = module_table(ko)
         if arm64:
-            calls = arm64_sites(ko, tool['objdump'], skip, recs, reloc=True)
+            calls = arm64_sites(ko, tool['objdump'], skip, prefix, recs,
+                                reloc=True)
         else:
             calls = module_calls(ko, tool['objdump'])
         ok &= compare(ko.rsplit('/', 1)[-1], recs, calls,

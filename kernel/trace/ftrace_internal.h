@@ -299,7 +299,7 @@ int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
 void ftrace_arch_patch_end(void);
 int ftrace_arch_set_callback(ftrace_func_t old, ftrace_func_t func);
 unsigned long ftrace_arch_tramp_create(struct ftrace_ops *ops, ftrace_func_t func,
-				       unsigned long *size);
+				       unsigned int slot, unsigned long *size);
 int ftrace_arch_tramp_set_callback(unsigned long tramp, bool regs,
 				   ftrace_func_t old, ftrace_func_t func);
 void ftrace_arch_tramp_free(unsigned long tramp);

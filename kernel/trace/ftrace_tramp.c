@@ -13,12 +13,20 @@
  * sites call the shared trampolines as before.
  *
  * Lifetime: an ops takes a slot when it registers and lets go of it once
- * unregistering has moved every site off it.  The memory is freed later,
- * from a work item, after synchronize_rcu_tasks() (a task may have been
- * preempted inside the trampoline) and synchronize_rcu_tasks_rude() (idle
- * and offline paths, and the lockless lookups below); unregistering does
- * not wait for that.  A trampoline that sites still call because ftrace
- * died on the way is kept for good, calling ftrace_stub.
+ * unregistering has moved every site off it.  The slot is reused, and
+ * the arch frees what it built, only later, from a work item, after
+ * synchronize_rcu_tasks() (a task may have been preempted inside the
+ * trampoline) and synchronize_rcu_tasks_rude() (idle and offline paths,
+ * and the lockless lookups below); unregistering does not wait for that.
+ * The wait covers every kind of trampoline: an arch whose sites name
+ * their slot by number (arm64) must not see the number reused under a
+ * CPU that read it just before its site moved.  A trampoline that sites
+ * still call because ftrace died on the way is kept for good, calling
+ * ftrace_stub.
+ *
+ * What the arch builds is code in module memory, named in kallsyms and
+ * announced to perf (a size), or has no code of its own (size 0: x86's
+ * ftrace_graph_caller, arm64's slot entries).
  *
  * Lookups by address (the ORC unwinder, core_kernel_text(), kallsyms) run
  * locklessly in any context.  They see a slot only while its address is
@@ -38,7 +46,7 @@
 struct ftrace_tramp {
 	unsigned long		addr;		/* published: lookups see it */
 	unsigned long		mem;		/* 0: slot free */
-	unsigned long		size;		/* 0: in the kernel image */
+	unsigned long		size;		/* 0: no code of its own */
 	ftrace_func_t		func;		/* what it calls now */
 	struct ftrace_ops	*ops;		/* owner; NULL once let go */
 	unsigned int		sites;		/* sites calling it now */
@@ -85,7 +93,7 @@ void ftrace_tramp_get(struct ftrace_ops *ops)
 	}
 	if (!free)
 		return;
-	addr = ftrace_arch_tramp_create(ops, func, &size);
+	addr = ftrace_arch_tramp_create(ops, func, free - tramps, &size);
 	if (!addr)
 		return;
 	t = free;
@@ -125,10 +133,7 @@ static void tramp_release(struct ftrace_tramp *t)
 		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, t->addr, t->size, true,
 				   TRAMP_SYM);
 	WRITE_ONCE(t->addr, 0);
-	if (t->size)
-		schedule_work(&reap_work);
-	else
-		t->mem = 0;	/* in the kernel image: nothing to free */
+	schedule_work(&reap_work);
 }
 
 /**
@@ -159,7 +164,7 @@ static void reap_work_fn(struct work_struct *work)
 	/* Only slots released before the grace periods begin are freed. */
 	mutex_lock(&ftrace_lock);
 	for_each_tramp(t)
-		if (t->mem && !t->addr && t->size)
+		if (t->mem && !t->addr)
 			t->reaping = true;
 	mutex_unlock(&ftrace_lock);
 
@@ -169,7 +174,7 @@ static void reap_work_fn(struct work_struct *work)
 	mutex_lock(&ftrace_lock);
 	for_each_tramp(t) {
 		if (!t->reaping) {
-			again |= t->mem && !t->addr && t->size;
+			again |= t->mem && !t->addr;
 			continue;
 		}
 		ftrace_arch_tramp_free(t->mem);
@@ -199,8 +204,9 @@ static int tramp_set(struct ftrace_tramp *t, ftrace_func_t func)
  * ftrace_tramps_refresh - make each trampoline call what its ops needs now
  *
  * An ops' callback can change while it is registered (a pid filter set
- * on its trace array wraps it).  A trampoline in the kernel image cannot
- * be changed: its ops gives it up and uses the shared trampolines.
+ * on its trace array wraps it).  A trampoline whose call cannot change
+ * (-EOPNOTSUPP from the arch: x86's ftrace_graph_caller) is given up: its
+ * ops' sites use the shared trampolines.
  *
  * Context: ftrace_lock held, before the sites are recounted.
  * Return: 0, or the arch's error (after ftrace_anomaly()).
@@ -218,13 +224,13 @@ int ftrace_tramps_refresh(void)
 		func = ftrace_ops_get_func(t->ops);
 		if (func == t->func)
 			continue;
-		if (!t->size) {
+		ret = tramp_set(t, func);
+		if (ret == -EOPNOTSUPP) {
 			/* Its sites go back to the shared trampolines. */
 			ftrace_tramp_put(t->ops);
 			ftrace_touch_all();
 			continue;
 		}
-		ret = tramp_set(t, func);
 		if (ret) {
 			ftrace_anomaly("patching a trampoline's callback", t->mem, ret);
 			return ret;
@@ -237,7 +243,8 @@ int ftrace_tramps_refresh(void)
  * ftrace_tramps_stop - point every trampoline at ftrace_stub
  *
  * Called once, when ftrace dies.  A trampoline that cannot be changed
- * either is left as it is: the anomaly was reported already.
+ * (a fixed one, or one whose call no longer reads as expected: the
+ * anomaly was reported already) is left as it is.
  *
  * Context: ftrace_lock held.
  */
@@ -247,7 +254,7 @@ void ftrace_tramps_stop(void)
 
 	ftrace_assert_locked();
 	for_each_tramp(t) {
-		if (!t->mem || !t->size || t->func == ftrace_stub)
+		if (!t->mem || t->func == ftrace_stub)
 			continue;
 		tramp_set(t, ftrace_stub);
 	}

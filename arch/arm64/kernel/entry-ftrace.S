@@ -16,11 +16,15 @@
  * stack, with two frame records so that a stack trace taken in a callback
  * reads "callback, trampoline, traced function, its caller": one above
  * pt_regs for the traced function ({x29, x9}) and one inside it
- * (pt_regs.stackframe, {that record, x30}).  It then calls, with
- * (call site, x9, function_trace_op, &regs), the function in
- * ftrace_caller_func, which the core changes through
- * ftrace_arch_set_callback() (a data write: no instruction to patch, and
- * no branch range to mind when the callback lives in a module).
+ * (pt_regs.stackframe, {that record, x30}).  Then the site's slot word,
+ * just before the traced function (x30 - 12), says what to call with
+ * (call site, x9, ops, &regs): N in 1..15, ftrace_slot_calls[N].func with
+ * ftrace_slot_calls[N].ops (the site's one ops, no list function); the
+ * NOP, the function in ftrace_caller_func with function_trace_op.  The
+ * core changes all of them with data writes: no instruction to patch, and
+ * no branch range to mind when a callback lives in a module.  x11 and x12
+ * are free for that: the traced function has not started, and they are
+ * not argument registers.
  *
  * On the way out both restore what they saved, take x30 from regs->regs[30]
  * (the graph tracer swaps it for return_to_handler) and resume at
@@ -69,10 +73,18 @@
 
 	sub	x0, x30, #AARCH64_INSN_SIZE	// the call site
 	mov	x1, x9				// the traced function's caller
-	ldr_l	x2, function_trace_op
 	mov	x3, sp				// &regs
+	ldur	w11, [x30, #-FTRACE_LR_SLOT_WORD_OFFSET]
+	sub	w12, w11, #1			// slots 1..15: 0..14
+	cmp	w12, #(FTRACE_SLOT_ENTRIES - 1)
+	b.hs	1f				// the NOP (or 0): shared path
+	adr_l	x12, ftrace_slot_calls
+	add	x12, x12, x11, lsl #4
+	ldp	x4, x2, [x12]			// the slot's func and ops
+	b	2f
+1:	ldr_l	x2, function_trace_op
 	ldr_l	x4, ftrace_caller_func
-	blr	x4
+2:	blr	x4
 	.endm
 
 	.macro	ftrace_leave, allregs

@@ -15,9 +15,21 @@
  * read back and compared with what the core believes is there; a
  * difference is reported, never overwritten.
  *
- * There are no per-ops trampolines on arm64: both trampolines call the
- * callback in ftrace_caller_func, a data word, so the callback changes
- * without touching code.
+ * Sites of one ops skip the list function without trampoline code of
+ * their own.  The compiler leaves one more NOP just before the function
+ * (patch 0005), never executed: the site's slot word.  It holds the NOP,
+ * and the trampoline then calls the shared callback (ftrace_caller_func,
+ * a data word, with function_trace_op), or the number N of the core's
+ * trampoline slot whose ops alone wants the site, and the trampoline then
+ * calls ftrace_slot_calls[N].func with ftrace_slot_calls[N].ops.  So the
+ * core's "trampoline" of an ops is an entry of that table: building one
+ * fills the entry, changing its callback is a data write, and a module
+ * site reaches it through the same PLT as the shared path.  A word is
+ * written like an instruction (one aligned 4-byte write, read and
+ * compared first) and always before the bl that makes it matter; the
+ * core reuses a slot number only after the RCU-tasks grace periods that
+ * follow its last site's move, so a CPU that read a number still finds
+ * that number's ops.
  */
 #include <linux/ftrace.h>
 #include <linux/memory.h>
@@ -28,8 +40,18 @@
 
 #include "../../../kernel/trace/ftrace_internal.h"
 
-/* What both trampolines call (see entry-ftrace.S). */
+/* What both trampolines call for a site whose slot word is the NOP. */
 ftrace_func_t ftrace_caller_func = ftrace_stub;
+
+/* What they call for a site whose slot word is N (entry 0 is unused). */
+struct ftrace_slot_call ftrace_slot_calls[FTRACE_SLOT_ENTRIES];
+/* Whether slot N's ops wants every register: its sites call ftrace_regs_caller. */
+static bool slot_regs[FTRACE_SLOT_ENTRIES];
+
+#ifdef CONFIG_ARM64_BTI_KERNEL
+/* A "bti c" would move the site: the slot word offsets assume none. */
+#error "our arm64 ftrace does not know BTI landing pads yet"
+#endif
 
 /*
  * The module PLT entry that reaches @target, for a site of @mod out of bl
@@ -86,6 +108,36 @@ static int site_insn(unsigned long ip, unsigned long target, u32 *insn)
 	return *insn == AARCH64_BREAK_FAULT ? -ERANGE : 0;
 }
 
+/* The slot entry a target of the core names, or NULL for a code address. */
+static struct ftrace_slot_call *slot_entry(unsigned long target)
+{
+	unsigned long off = target - (unsigned long)ftrace_slot_calls;
+
+	if (off >= sizeof(ftrace_slot_calls) || off % sizeof(ftrace_slot_calls[0]))
+		return NULL;
+	return (struct ftrace_slot_call *)target;
+}
+
+/* What a site holds while it calls @target: its instruction and slot word. */
+struct site_state {
+	u32 insn;
+	u32 word;
+};
+
+static int site_state(unsigned long ip, unsigned long target, struct site_state *st)
+{
+	struct ftrace_slot_call *e = slot_entry(target);
+
+	st->word = aarch64_insn_gen_nop();
+	if (e) {
+		unsigned int slot = e - ftrace_slot_calls;
+
+		st->word = slot;
+		target = slot_regs[slot] ? FTRACE_REGS_ADDR : FTRACE_ADDR;
+	}
+	return site_insn(ip, target, &st->insn);
+}
+
 /*
  * Check that @ip holds @expect.  The injection counter lets a test make
  * the next checks fail as if the text had been changed behind our back.
@@ -106,9 +158,10 @@ static int site_check(unsigned long ip, u32 expect)
  * @ip: the site (the second NOP); its text is not running yet (boot or
  *	module load)
  *
- * Both NOPs are checked; the first becomes "mov x9, x30".
+ * The slot word and both NOPs are checked; the first NOP becomes
+ * "mov x9, x30".
  *
- * Return: 0, -EFAULT if unreadable, -EINVAL if they are not two NOPs.
+ * Return: 0, -EFAULT if unreadable, -EINVAL if they are not three NOPs.
  */
 int __init_or_module ftrace_arch_init_site(unsigned long ip)
 {
@@ -118,7 +171,9 @@ int __init_or_module ftrace_arch_init_site(unsigned long ip)
 					    AARCH64_INSN_VARIANT_64BIT);
 	int ret;
 
-	ret = site_check(ip - AARCH64_INSN_SIZE, nop);
+	ret = site_check(ip - FTRACE_SLOT_WORD_OFFSET, nop);
+	if (!ret)
+		ret = site_check(ip - AARCH64_INSN_SIZE, nop);
 	if (!ret)
 		ret = site_check(ip, nop);
 	if (ret)
@@ -134,33 +189,57 @@ void ftrace_arch_patch_begin(void)
 	mutex_lock(&text_mutex);
 }
 
+/* Write @new at @addr unless it holds it already. */
+static int site_write(unsigned long addr, u32 old, u32 new)
+{
+	return old == new ? 0 : aarch64_insn_patch_text_nosync((void *)addr, new);
+}
+
 /**
  * ftrace_arch_patch_site - write one site update of the current batch
  * @ip: the site
- * @old_target: the trampoline it calls now, 0 for the NOP
- * @new_target: the trampoline it must call, 0 for the NOP
+ * @old_target: what it calls now: 0 for the NOP, a trampoline, or a slot
+ *	entry from ftrace_arch_tramp_create()
+ * @new_target: what it must call, the same way
  *
  * Each write takes effect at once: a CPU runs the old or the new
- * instruction, both of which are complete.
+ * instruction, both of which are complete.  The slot word is written
+ * before a bl that will read it; a CPU that took the bl just before may
+ * read the old word or the new one, and either names a complete entry (or
+ * the shared path).  A NOP site never reads its word, so turning a site
+ * off leaves the word as it was (one write, not two), and turning it back
+ * on to the same slot finds the word already right: a site is checked
+ * against its word only while it calls.
  *
- * Return: 0, -EFAULT if unreadable, -EINVAL if it does not hold the
- * instruction for @old_target, -ERANGE if @new_target is out of reach.
+ * Return: 0, -EFAULT if unreadable, -EINVAL if the site (or, while it
+ * calls, its slot word) does not hold what @old_target implies, -ERANGE
+ * if @new_target is out of reach.
  */
 int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
 			   unsigned long new_target)
 {
-	u32 old, new;
+	unsigned long word = ip - FTRACE_SLOT_WORD_OFFSET;
+	struct site_state old, new;
 	int ret;
 
 	lockdep_assert_held(&text_mutex);
-	ret = site_insn(ip, old_target, &old);
+	ret = site_state(ip, old_target, &old);
 	if (!ret)
-		ret = site_insn(ip, new_target, &new);
+		ret = site_state(ip, new_target, &new);
 	if (!ret)
-		ret = site_check(ip, old);
+		ret = site_check(ip, old.insn);
+	if (!ret && old_target)
+		ret = site_check(word, old.word);
+	else if (!ret && aarch64_insn_read((void *)word, &old.word))
+		ret = -EFAULT;
 	if (ret)
 		return ret;
-	return aarch64_insn_patch_text_nosync((void *)ip, new);
+	if (!new_target)
+		return site_write(ip, old.insn, new.insn);
+	/* The entry a new word names was filled before: publish it first. */
+	smp_wmb();
+	ret = site_write(word, old.word, new.word);
+	return ret ? ret : site_write(ip, old.insn, new.insn);
 }
 
 /**
@@ -193,44 +272,77 @@ int ftrace_arch_set_callback(ftrace_func_t old, ftrace_func_t func)
 }
 
 /**
- * ftrace_arch_tramp_create - no per-ops trampolines on arm64
+ * ftrace_arch_tramp_create - give one ops a slot entry
  * @ops: the ops
- * @func: what it would call
- * @size: unused
+ * @func: what its sites must call
+ * @slot: the core's slot for it, 1..FTRACE_TRAMP_SLOTS: its sites' word
+ * @size: gets 0 (no code of its own)
  *
- * A copy of a trampoline in module memory would be out of bl range of
- * much of the kernel, and a module site's PLT reaches only the shared
- * ones, so every site calls ftrace_caller or ftrace_regs_caller.
+ * The entry is filled before any site's word names it (the core patches
+ * sites after this returns).
  *
- * Return: 0 (none).
+ * Context: ftrace_lock held.
+ * Return: the entry's address, the "trampoline" the core hands back to
+ * ftrace_arch_patch_site(), or 0 for a slot out of the table.
  */
 unsigned long ftrace_arch_tramp_create(struct ftrace_ops *ops, ftrace_func_t func,
-				       unsigned long *size)
+				       unsigned int slot, unsigned long *size)
 {
-	return 0;
+	struct ftrace_slot_call *e;
+
+	BUILD_BUG_ON(FTRACE_TRAMP_SLOTS >= FTRACE_SLOT_ENTRIES);
+	/* entry-ftrace.S indexes the table with a shift of 4. */
+	BUILD_BUG_ON(sizeof(struct ftrace_slot_call) != 16);
+	if (WARN_ON_ONCE(!slot || slot >= FTRACE_SLOT_ENTRIES))
+		return 0;
+	e = &ftrace_slot_calls[slot];
+	slot_regs[slot] = ops->flags & FTRACE_OPS_FL_SAVE_REGS;
+	WRITE_ONCE(e->ops, ops);
+	WRITE_ONCE(e->func, func);
+	*size = 0;
+	return (unsigned long)e;
 }
 
 /**
- * ftrace_arch_tramp_set_callback - never called on arm64 (no trampolines)
- * @tramp: unused
- * @regs: unused
- * @old: unused
- * @func: unused
+ * ftrace_arch_tramp_set_callback - change what a slot's sites call
+ * @tramp: a slot entry from ftrace_arch_tramp_create()
+ * @regs: unused (the entry knows)
+ * @old: what they call now
+ * @func: what they must call
  *
- * Return: -EINVAL, which the core would treat as an anomaly.
+ * A data write: sites read the entry at every call.
+ *
+ * Return: 0, or -EINVAL if @tramp is no entry or does not call @old.
  */
 int ftrace_arch_tramp_set_callback(unsigned long tramp, bool regs,
 				   ftrace_func_t old, ftrace_func_t func)
 {
-	return -EINVAL;
+	struct ftrace_slot_call *e = slot_entry(tramp);
+	ftrace_func_t cur;
+
+	if (!e)
+		return -EINVAL;
+	cur = READ_ONCE(e->func);
+	if (atomic_add_unless(&ftrace_inject_mismatch, -1, 0))
+		cur = NULL;
+	if (cur != old)
+		return -EINVAL;
+	WRITE_ONCE(e->func, func);
+	return 0;
 }
 
 /**
- * ftrace_arch_tramp_free - never called on arm64 (no trampolines)
- * @tramp: unused
+ * ftrace_arch_tramp_free - empty a slot entry no CPU can read any more
+ * @tramp: a slot entry from ftrace_arch_tramp_create()
  */
 void ftrace_arch_tramp_free(unsigned long tramp)
 {
+	struct ftrace_slot_call *e = slot_entry(tramp);
+
+	if (!e)
+		return;
+	WRITE_ONCE(e->func, ftrace_stub);
+	WRITE_ONCE(e->ops, NULL);
 }
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER

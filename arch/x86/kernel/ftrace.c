@@ -226,11 +226,19 @@ static bool tramp_fill(u8 *buf, const struct tramp_template *tt,
 	return true;
 }
 
+/* The graph ops' trampoline is ftrace_graph_caller itself: no copy. */
+static bool tramp_is_graph_caller(unsigned long tramp)
+{
+	return IS_ENABLED(CONFIG_FUNCTION_GRAPH_TRACER) &&
+	       tramp == (unsigned long)ftrace_graph_caller;
+}
+
 /**
  * ftrace_arch_tramp_create - build a trampoline for one ops
  * @ops: the ops; with FTRACE_OPS_FL_SAVE_REGS the copy saves everything
  * @func: what the trampoline calls
- * @size: gets its size, or 0 for a trampoline in the kernel image
+ * @slot: the core's slot for it (unused: x86 sites name the address)
+ * @size: gets its size, or 0 for ftrace_graph_caller (in the kernel image)
  *
  * The graph ops gets ftrace_graph_caller, which needs no copy.  Any
  * other ops gets a copy of ftrace_caller or ftrace_regs_caller in module
@@ -241,7 +249,7 @@ static bool tramp_fill(u8 *buf, const struct tramp_template *tt,
  * Return: its address, or 0 if it cannot be built.
  */
 unsigned long ftrace_arch_tramp_create(struct ftrace_ops *ops, ftrace_func_t func,
-				       unsigned long *size)
+				       unsigned int slot, unsigned long *size)
 {
 	bool regs = ops->flags & FTRACE_OPS_FL_SAVE_REGS;
 	const struct tramp_template *tt = &templates[regs];
@@ -280,12 +288,13 @@ unsigned long ftrace_arch_tramp_create(struct ftrace_ops *ops, ftrace_func_t fun
 
 /**
  * ftrace_arch_tramp_set_callback - change what an ops' trampoline calls
- * @tramp: a trampoline from ftrace_arch_tramp_create() with a size
+ * @tramp: a trampoline from ftrace_arch_tramp_create()
  * @regs: whether it was made with FTRACE_OPS_FL_SAVE_REGS
  * @old: what it calls now
  * @func: what it must call
  *
- * Return: 0, or -EFAULT / -EINVAL if its call does not hold @old.
+ * Return: 0, -EOPNOTSUPP for ftrace_graph_caller (its call is fixed), or
+ * -EFAULT / -EINVAL if the call does not hold @old.
  */
 int ftrace_arch_tramp_set_callback(unsigned long tramp, bool regs,
 				   ftrace_func_t old, ftrace_func_t func)
@@ -294,6 +303,9 @@ int ftrace_arch_tramp_set_callback(unsigned long tramp, bool regs,
 	unsigned long ip = tramp + (tt->call - tt->start);
 	u8 expect[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
 	int ret;
+
+	if (tramp_is_graph_caller(tramp))
+		return -EOPNOTSUPP;
 
 	site_insn(expect, ip, (unsigned long)old);
 	site_insn(new, ip, (unsigned long)func);
@@ -307,13 +319,14 @@ int ftrace_arch_tramp_set_callback(unsigned long tramp, bool regs,
 
 /**
  * ftrace_arch_tramp_free - free a trampoline no CPU can be in any more
- * @tramp: a trampoline from ftrace_arch_tramp_create() with a size
+ * @tramp: a trampoline from ftrace_arch_tramp_create()
  *
  * Context: may sleep.
  */
 void ftrace_arch_tramp_free(unsigned long tramp)
 {
-	module_memfree((void *)tramp);
+	if (!tramp_is_graph_caller(tramp))
+		module_memfree((void *)tramp);
 }
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER

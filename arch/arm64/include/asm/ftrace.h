@@ -4,10 +4,14 @@
  * trampolines of arch/arm64/kernel/entry-ftrace.S hand the callbacks.
  * See Documentation/trace/ftrace-core-design.rst, "The arch contract".
  *
- * The compiler opens every traced function with two NOPs
- * (-fpatchable-function-entry=2).  At init the first becomes
- * "mov x9, x30" for good; the second, the site proper, is toggled between
- * NOP and "bl <trampoline>".  A record's address is that second NOP.
+ * The compiler opens every traced function with two NOPs and puts a third
+ * just before it (-fpatchable-function-entry=3,1, patch 0005).  At init
+ * the first NOP of the function becomes "mov x9, x30" for good; the
+ * second, the site proper, is toggled between NOP and "bl <trampoline>".
+ * A record's address is that second NOP.  The word before the function is
+ * never executed: it is the site's slot word, the NOP or the number of the
+ * core's trampoline slot whose ops alone wants the site (see
+ * arch/arm64/kernel/ftrace.c).
  */
 #ifndef __ASM_FTRACE_H
 #define __ASM_FTRACE_H
@@ -17,12 +21,18 @@
 #define MCOUNT_INSN_SIZE	AARCH64_INSN_SIZE
 
 /*
- * The table lists the first NOP of each pair; the site is the second.
- * With BTI the pair follows a "bti c", so a site sits at most two
- * instructions into its function: farther in, it is in the body of a
- * weak function that the linker overrode.
+ * The table lists the slot word; the site is two instructions on.  With
+ * BTI the pair follows a "bti c", so a site sits at most two instructions
+ * into its function: farther in, it is in the body of a weak function
+ * that the linker overrode.  (GCC 12 builds 6.1 without kernel BTI.)
  */
 #define FTRACE_SITE_MAX_OFFSET	(2 * AARCH64_INSN_SIZE)
+
+/* From a site to its slot word, and from ftrace_caller's lr to it */
+#define FTRACE_SLOT_WORD_OFFSET		(2 * AARCH64_INSN_SIZE)
+#define FTRACE_LR_SLOT_WORD_OFFSET	(3 * AARCH64_INSN_SIZE)
+/* Slot entries: the table in ftrace.c has this many, slot 0 unused. */
+#define FTRACE_SLOT_ENTRIES		16
 
 /*
  * Module text may be out of "bl" range (+-128 MiB) of the kernel's
@@ -48,13 +58,13 @@ void *return_address(unsigned int level);
 
 /**
  * ftrace_call_adjust - the site of a table entry
- * @addr: the first NOP of a patchable entry, as the table lists it
+ * @addr: the slot word before a function, as the table lists it
  *
- * Return: the second NOP, the one that becomes a "bl".
+ * Return: the function's second NOP, the one that becomes a "bl".
  */
 static inline unsigned long ftrace_call_adjust(unsigned long addr)
 {
-	return addr + AARCH64_INSN_SIZE;
+	return addr + FTRACE_SLOT_WORD_OFFSET;
 }
 
 struct ftrace_ops;
@@ -62,6 +72,18 @@ struct ftrace_regs;
 /* What both trampolines call: an ftrace_func_t (arch/arm64/kernel/ftrace.c). */
 extern void (*ftrace_caller_func)(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_ops *op, struct ftrace_regs *fregs);
+
+/*
+ * What a site whose slot word holds N calls: ftrace_slot_calls[N].func
+ * with ftrace_slot_calls[N].ops (entry-ftrace.S loads both with one ldp).
+ */
+struct ftrace_slot_call {
+	void (*func)(unsigned long ip, unsigned long parent_ip,
+		     struct ftrace_ops *op, struct ftrace_regs *fregs);
+	struct ftrace_ops *ops;
+};
+
+extern struct ftrace_slot_call ftrace_slot_calls[FTRACE_SLOT_ENTRIES];
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 /* Nothing per site beyond the generic record. */
@@ -92,9 +114,8 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 #define HAVE_FUNCTION_GRAPH_RET_ADDR_PTR
 
 /*
- * Per-ops trampolines are never built on arm64 (see
- * arch/arm64/kernel/ftrace.c), so nothing is left writable at the end
- * of boot.
+ * arm64 builds no trampoline code (a slot is an entry of
+ * ftrace_slot_calls), so nothing is left writable at the end of boot.
  */
 static inline void set_ftrace_ops_ro(void) { }
 
