@@ -4,7 +4,8 @@
 # overlay (default) or untouched (STOCK=1).  See README.md.
 #
 #   make run       build, boot, show function tracing in the guest
-#   make check     build, boot, run every test, print the table
+#   make check     build, boot, run every test, print the table: x86_64,
+#                  then arm64 (ARCH= to check one)
 #   make check-both  make check on stock, then on ours, then make compare
 #   make compare   tests whose results differ between the last two checks
 #   make timings   seconds per test of the last check (for case-costs.txt)
@@ -15,7 +16,8 @@
 #
 # Variables:
 #   STOCK=1        work on the untouched base instead of ours
-#   ARCH=arm64     build and boot for arm64 (default x86_64): a cross
+#   ARCH=arm64     build and boot for arm64 (default x86_64; make check
+#                  without ARCH checks both, one after the other): a cross
 #                  compiler, qemu-system-aarch64, and a guest root made of
 #                  Debian's arm64 packages (build/arm64-root)
 #   TESTS="a b"    make check: run only these ftracetest cases (paths under
@@ -32,6 +34,8 @@
 #                  (e.g. KCMDLINE=slub_debug=FZPU)
 
 VARIANT    := $(if $(filter 1 y yes,$(STOCK)),stock,ours)
+# 'make check' with no ARCH given checks both arches.
+ALL_ARCHES := $(filter undefined,$(origin ARCH))
 ARCH       ?= x86_64
 override ARCH := $(patsubst x86,x86_64,$(ARCH))
 ifeq ($(filter x86_64 arm64,$(ARCH)),)
@@ -77,7 +81,7 @@ SHARDS     ?= 2
 KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=$(ARCH) LOCALVERSION=-$(VARIANT)
 PHASE      := $(HARNESS)/phase.sh
 
-.PHONY: all deps rootfs base tree config kernel test-mods ftracetest-dir livepatch-dir harness-selftest check compare \
+.PHONY: all deps rootfs base tree config kernel test-mods ftracetest-dir livepatch-dir harness-selftest check check-arch compare \
 	check-both run bench clean distclean conformance-golden timings
 
 all: kernel
@@ -152,7 +156,17 @@ harness-selftest: deps
 # The suites are split between $(SHARDS) guests that run at once, one per
 # host core (shard.py: longest tests first, by the seconds measured in
 # case-costs.txt); the summary reads every guest's results.
-check: harness-selftest kernel test-mods rootfs ftracetest-dir livepatch-dir
+ifneq ($(ALL_ARCHES),)
+check:
+	@s=0; \
+	$(MAKE) --no-print-directory check-arch ARCH=x86_64 || s=1; \
+	$(MAKE) --no-print-directory check-arch ARCH=arm64 || s=1; \
+	exit $$s
+else
+check: check-arch
+endif
+
+check-arch: harness-selftest kernel test-mods rootfs ftracetest-dir livepatch-dir
 	@rm -rf $(OUT)/results && mkdir -p $(OUT)/results
 	@$(HARNESS)/shard.py $(SHARDS) $(HARNESS)/case-costs.txt $(OUT)/ftracetest \
 		$(OUT)/livepatch $(TESTS) > $(OUT)/results/shards.txt
@@ -173,13 +187,15 @@ timings:
 
 # The conformance case's reference transcript, from the untouched base.
 CONFORMANCE := $(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/conformance
+# Named after the guest's 'uname -m' (x86_64's is plain stock.txt).
+GOLDEN     := stock$(if $(filter arm64,$(ARCH)),-aarch64).txt
 conformance-golden:
 	@[ $(VARIANT) = stock ] || { echo "conformance-golden: run it with STOCK=1" >&2; exit 1; }
 	@$(MAKE) --no-print-directory check TESTS=ftrace/func-conformance.tc || true
 	@[ -s $(OUT)/results/guest1/conformance.txt ] || \
 		{ echo "conformance-golden: the guest wrote no transcript" >&2; exit 1; }
-	@cp $(OUT)/results/guest1/conformance.txt $(CONFORMANCE)/stock.txt
-	@echo "  GOLDEN  $(CONFORMANCE)/stock.txt: $$(wc -l < $(CONFORMANCE)/stock.txt) operations"
+	@cp $(OUT)/results/guest1/conformance.txt $(CONFORMANCE)/$(GOLDEN)
+	@echo "  GOLDEN  $(CONFORMANCE)/$(GOLDEN): $$(wc -l < $(CONFORMANCE)/$(GOLDEN)) operations"
 
 # Per-test differences between the last 'make check' and 'make check STOCK=1'.
 compare:

@@ -29,7 +29,7 @@ esac
 # ping for the inter-event cases, trace-cmd for its own cases.
 pkgs="bash dash coreutils grep sed gawk findutils diffutils util-linux mount
 procps iproute2 iputils-ping kmod busybox-static trace-cmd"
-stamp="$arch|$top|$(echo $pkgs)|2"
+stamp="$arch|$top|$(echo $pkgs)|3"
 if [ "$(cat "$root/.fh-stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
 fi
@@ -69,6 +69,7 @@ ln -sf which.debianutils usr/bin/which
 printf 'root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n' > etc/passwd
 printf 'root:x:0:\nnogroup:x:65534:\n' > etc/group
 printf '127.0.0.1 localhost\n' > etc/hosts
+printf 'fh-arm64\n' > etc/hostname
 cat > fh-init <<EOF
 #!/bin/busybox sh
 # PID 1 of the $arch harness guest (rootfs.sh): the host's repository at its
