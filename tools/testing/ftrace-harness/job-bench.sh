@@ -3,6 +3,7 @@
 #   FH_ROUNDS  how many times to switch the function tracer (default 5)
 #   FH_BENCH_OPS  the bench-ops module built for this kernel (registration
 #              cost of the Nth ops)
+#   FH_BENCH_OPS_N  how many ops it registers (default 1000)
 # Writes bench.txt, one 'key value' per line, for bench-report.py.
 t=/sys/kernel/tracing
 out=/tmp/out
@@ -47,7 +48,8 @@ ns() { date +%s%N; }
 	if [ -f "${FH_BENCH_OPS:-}" ]; then
 		grep -v ' \[' $t/available_filter_functions |
 			grep -v '^__ftrace_invalid_address__' | sort | uniq -u |
-			awk 'NR % 7 == 0' | head -n 1000 | paste -sd, > /tmp/ops-names
+			awk 'NR % 7 == 0' | head -n "${FH_BENCH_OPS_N:-1000}" |
+			paste -sd, > /tmp/ops-names
 		n0=$(dmesg | wc -l)
 		insmod "$FH_BENCH_OPS" names="$(cat /tmp/ops-names)" ||
 			echo "bench: ftrace_bench_ops failed to load"

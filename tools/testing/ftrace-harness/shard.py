@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """Split the suites of 'make check' between guests that run at once.
 
-shard.py SHARDS COSTS FTRACETEST_DIR LIVEPATCH_DIR [TEST...]
+shard.py [--skip "TEST..."] SHARDS COSTS FTRACETEST_DIR LIVEPATCH_DIR [TEST...]
 
 Prints SHARDS lines, one per guest: the tests that guest runs, as the
 guest job takes them (ftracetest cases as paths under test.d,
 'ftrace/func-conformance.tc'; livepatch kselftests as
 'livepatch/test-NAME.sh').  With no TEST, every case of
 FTRACETEST_DIR/test.d and every test-*.sh of LIVEPATCH_DIR is split; with
-TESTs, only those.  A line may be empty (fewer tests than guests).
+TESTs, only those.  --skip leaves the tests it names out (make check
+names them and says why).  A line may be empty (fewer tests than guests).
 
 Each guest boots once and runs its share one after the other, so the
 run takes as long as its slowest guest: the tests are dealt longest
@@ -64,12 +65,17 @@ def split(tests, costs, shards):
 
 
 def main():
-    if len(sys.argv) < 5:
+    argv = sys.argv[1:]
+    skip = set()
+    if argv[:1] == ['--skip'] and len(argv) > 1:
+        skip = set(argv[1].split())
+        argv = argv[2:]
+    if len(argv) < 4:
         sys.exit(__doc__)
-    shards = int(sys.argv[1])
-    costs = load_costs(sys.argv[2])
-    ftdir, lpdir = sys.argv[3], sys.argv[4]
-    tests = sys.argv[5:] or all_tests(ftdir, lpdir)
+    shards = int(argv[0])
+    costs = load_costs(argv[1])
+    ftdir, lpdir = argv[2], argv[3]
+    tests = [t for t in argv[4:] or all_tests(ftdir, lpdir) if t not in skip]
     if shards < 1:
         sys.exit('shard.py: need at least one shard')
     share, load = split(sorted(set(tests)), costs, shards)
