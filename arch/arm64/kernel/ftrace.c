@@ -251,6 +251,22 @@ void ftrace_arch_patch_end(void)
 	mutex_unlock(&text_mutex);
 }
 
+/*
+ * Store @func in @where, a callback the trampolines load at every call,
+ * if it holds @old (the injection counter can make it seem not to).
+ */
+static int callback_swap(ftrace_func_t *where, ftrace_func_t old, ftrace_func_t func)
+{
+	ftrace_func_t cur = READ_ONCE(*where);
+
+	if (atomic_add_unless(&ftrace_inject_mismatch, -1, 0))
+		cur = NULL;
+	if (cur != old)
+		return -EINVAL;
+	WRITE_ONCE(*where, func);
+	return 0;
+}
+
 /**
  * ftrace_arch_set_callback - change what both trampolines call
  * @old: what they call now
@@ -261,14 +277,7 @@ void ftrace_arch_patch_end(void)
  */
 int ftrace_arch_set_callback(ftrace_func_t old, ftrace_func_t func)
 {
-	ftrace_func_t cur = READ_ONCE(ftrace_caller_func);
-
-	if (atomic_add_unless(&ftrace_inject_mismatch, -1, 0))
-		cur = NULL;
-	if (cur != old)
-		return -EINVAL;
-	WRITE_ONCE(ftrace_caller_func, func);
-	return 0;
+	return callback_swap(&ftrace_caller_func, old, func);
 }
 
 /**
@@ -318,17 +327,8 @@ int ftrace_arch_tramp_set_callback(unsigned long tramp, bool regs,
 				   ftrace_func_t old, ftrace_func_t func)
 {
 	struct ftrace_slot_call *e = slot_entry(tramp);
-	ftrace_func_t cur;
 
-	if (!e)
-		return -EINVAL;
-	cur = READ_ONCE(e->func);
-	if (atomic_add_unless(&ftrace_inject_mismatch, -1, 0))
-		cur = NULL;
-	if (cur != old)
-		return -EINVAL;
-	WRITE_ONCE(e->func, func);
-	return 0;
+	return e ? callback_swap(&e->func, old, func) : -EINVAL;
 }
 
 /**
