@@ -289,13 +289,14 @@ static int func_set_flag(struct trace_array *tr, u32 old_flags, u32 bit, int set
 
 static struct tracer function_trace __tracer_data = {
 	.name		= "function",
-	.init		= function_trace_init,
-	.reset		= function_trace_reset,
-	.start		= function_trace_start,
+	.allow_instances = true,
 	.flags		= &func_flags,
 	.set_flag	= func_set_flag,
-	.allow_instances = true,
-#ifdef CONFIG_FTRACE_SELFTEST
+	.init		= function_trace_init,
+	.start		= function_trace_start,
+	.reset		= function_trace_reset,
+#ifdef CONFIG_FTRACE_STARTUP_TEST
+	/* The field exists only with the boot self-tests. */
 	.selftest	= trace_selftest_startup_function,
 #endif
 };
@@ -372,15 +373,12 @@ static void probe_cpudump(unsigned long ip, unsigned long parent_ip,
 static int probe_init(struct ftrace_probe_ops *ops, struct trace_array *tr,
 		      unsigned long ip, void *init_data, void **data)
 {
-	struct ftrace_func_mapper *mapper = *data;
-
-	if (!mapper) {
-		mapper = allocate_ftrace_func_mapper();
-		if (!mapper)
-			return -ENOMEM;
-		*data = mapper;
-	}
-	return ftrace_func_mapper_add_ip(mapper, ip, init_data);
+	/* One mapper per probe holds every site's count. */
+	if (!*data)
+		*data = allocate_ftrace_func_mapper();
+	if (!*data)
+		return -ENOMEM;
+	return ftrace_func_mapper_add_ip(*data, ip, init_data);
 }
 
 static void probe_free(struct ftrace_probe_ops *ops, struct trace_array *tr,
