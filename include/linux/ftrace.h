@@ -10,24 +10,25 @@
 #ifndef _LINUX_FTRACE_H
 #define _LINUX_FTRACE_H
 
-#include <linux/trace_recursion.h>
-#include <linux/trace_clock.h>
+#include <linux/bitops.h>
+#include <linux/fs.h>
+#include <linux/init.h>
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
-#include <linux/linkage.h>
-#include <linux/bitops.h>
-#include <linux/ptrace.h>
 #include <linux/ktime.h>
+#include <linux/linkage.h>
+#include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/trace_clock.h>
+#include <linux/trace_recursion.h>
 #include <linux/types.h>
-#include <linux/init.h>
-#include <linux/fs.h>
 
 #include <asm/ftrace.h>
 
 struct module;
 struct ftrace_hash;
 struct ftrace_ops;
+struct fgraph_ops;
 struct ftrace_regs;
 struct trace_array;
 struct seq_file;
@@ -164,9 +165,9 @@ typedef int (*ftrace_ops_func_t)(struct ftrace_ops *op, enum ftrace_ops_cmd cmd)
  * regex_lock, which serialises the filter files of one ops.
  */
 struct ftrace_ops_hash {
-	struct ftrace_hash __rcu	*notrace_hash;
-	struct ftrace_hash __rcu	*filter_hash;
 	struct mutex			regex_lock;
+	struct ftrace_hash __rcu	*filter_hash;
+	struct ftrace_hash __rcu	*notrace_hash;
 };
 void ftrace_free_init_mem(void);
 void ftrace_free_mem(struct module *mod, void *start, void *end);
@@ -180,35 +181,40 @@ static inline void ftrace_free_mem(struct module *mod, void *start, void *end) {
 
 /**
  * struct ftrace_ops - one user of function tracing
+ *
+ * Set by the owner before registering:
  * @func: the callback
- * @next: next registered ops (RCU list, ends with &ftrace_list_end)
- * @flags: FTRACE_OPS_FL_*
+ * @flags: FTRACE_OPS_FL_* (the core adds its state flags)
  * @private: the owner's data (a trace_array with FTRACE_OPS_FL_TRACE_ARRAY)
+ * @ops_func: answers enum ftrace_ops_cmd requests (direct ops only)
+ *
+ * Kept by the core:
+ * @next: next registered ops (RCU list, ends with &ftrace_list_end)
  * @saved_func: the owner's callback while the core calls a wrapper
- * @local_hash: the ops' own filter and notrace hashes
  * @func_hash: the hashes in use (&local_hash, or shared with global_ops)
- * @old_hash: unused by this core, kept for source compatibility
+ * @local_hash: the ops' own filter and notrace hashes
  * @trampoline: the ops' own trampoline while it is registered, or 0
  * @trampoline_size: its size (0 for one in the kernel image)
  * @tramp_slot: the core's slot of that trampoline (0: none)
- * @list: unused by this core, kept for source compatibility
- * @ops_func: answers enum ftrace_ops_cmd requests
+ *
+ * Never used by this core, kept so that upstream code still builds:
+ * @old_hash, @list.
  */
 struct ftrace_ops {
 	ftrace_func_t			func;
-	struct ftrace_ops __rcu		*next;
 	unsigned long			flags;
 	void				*private;
+	struct ftrace_ops __rcu		*next;
 	ftrace_func_t			saved_func;
 #ifdef CONFIG_DYNAMIC_FTRACE
-	struct ftrace_ops_hash		local_hash;
+	ftrace_ops_func_t		ops_func;
 	struct ftrace_ops_hash		*func_hash;
-	struct ftrace_ops_hash		old_hash;
+	struct ftrace_ops_hash		local_hash;
 	unsigned long			trampoline;
 	unsigned long			trampoline_size;
 	unsigned int			tramp_slot;
+	struct ftrace_ops_hash		old_hash;
 	struct list_head		list;
-	ftrace_ops_func_t		ops_func;
 #endif
 };
 
@@ -266,41 +272,34 @@ int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr);
 int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr);
 int modify_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr);
 int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr);
+/*
+ * A direct function that does nothing but resume the traced function,
+ * in each back end's entry code (how a direct function returns is the
+ * arch's): the boot self-test's.
+ */
+extern void ftrace_stub_direct_tramp(void);
 #else
+/*
+ * Without direct calls every request fails the way 6.1's callers test
+ * for: the single-site calls with -ENOTSUPP, the ops calls with -ENODEV.
+ */
 # define ftrace_direct_func_count 0
+static inline unsigned long ftrace_find_rec_direct(unsigned long ip) { return 0; }
 static inline int register_ftrace_direct(unsigned long ip, unsigned long addr)
-{
-	return -ENOTSUPP;
-}
+{ return -ENOTSUPP; }
 static inline int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
-{
-	return -ENOTSUPP;
-}
+{ return -ENOTSUPP; }
 static inline int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 				       unsigned long new_addr)
-{
-	return -ENOTSUPP;
-}
-static inline unsigned long ftrace_find_rec_direct(unsigned long ip)
-{
-	return 0;
-}
+{ return -ENOTSUPP; }
 static inline int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
-{
-	return -ENODEV;
-}
+{ return -ENODEV; }
 static inline int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
-{
-	return -ENODEV;
-}
+{ return -ENODEV; }
 static inline int modify_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
-{
-	return -ENODEV;
-}
+{ return -ENODEV; }
 static inline int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr)
-{
-	return -ENODEV;
-}
+{ return -ENODEV; }
 #endif
 static inline struct ftrace_direct_func *ftrace_find_direct_func(unsigned long addr)
 {
@@ -366,13 +365,13 @@ int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt, unsigned long *a
 
 /* Which hash a filter file edits, and what else it lists. */
 enum {
-	FTRACE_ITER_FILTER	= (1 << 0),
-	FTRACE_ITER_NOTRACE	= (1 << 1),
-	FTRACE_ITER_PRINTALL	= (1 << 2),
-	FTRACE_ITER_DO_PROBES	= (1 << 3),
-	FTRACE_ITER_PROBE	= (1 << 4),
-	FTRACE_ITER_MOD		= (1 << 5),
-	FTRACE_ITER_ENABLED	= (1 << 6),
+	FTRACE_ITER_FILTER	= BIT(0),
+	FTRACE_ITER_NOTRACE	= BIT(1),
+	FTRACE_ITER_PRINTALL	= BIT(2),
+	FTRACE_ITER_DO_PROBES	= BIT(3),
+	FTRACE_ITER_PROBE	= BIT(4),
+	FTRACE_ITER_MOD		= BIT(5),
+	FTRACE_ITER_ENABLED	= BIT(6),
 };
 
 int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
@@ -394,117 +393,107 @@ extern void ftrace_call(void);
 extern void ftrace_regs_call(void);
 
 #else /* !CONFIG_DYNAMIC_FTRACE */
+/* Without dynamic ftrace there are no sites to find or filter. */
+static inline unsigned long ftrace_location(unsigned long ip) { return 0; }
+static inline bool is_ftrace_trampoline(unsigned long addr) { return false; }
+static inline int ftrace_text_reserved(const void *start, const void *end) { return 0; }
 static inline void ftrace_module_init(struct module *mod) { }
 static inline void ftrace_module_enable(struct module *mod) { }
 static inline void ftrace_release_mod(struct module *mod) { }
-static inline int ftrace_text_reserved(const void *start, const void *end)
-{
-	return 0;
-}
-static inline unsigned long ftrace_location(unsigned long ip)
-{
-	return 0;
-}
-static inline bool is_ftrace_trampoline(unsigned long addr)
-{
-	return false;
-}
-#define ftrace_regex_open(tr, ops, flag, inode, file) ({ -ENODEV; })
-#define ftrace_set_early_filter(ops, buf, enable) do { } while (0)
-#define ftrace_set_filter_ip(ops, ip, remove, reset) ({ -ENODEV; })
-#define ftrace_set_filter_ips(ops, ips, cnt, remove, reset) ({ -ENODEV; })
-#define ftrace_set_filter(ops, buf, len, reset) ({ -ENODEV; })
-#define ftrace_set_notrace(ops, buf, len, reset) ({ -ENODEV; })
-#define ftrace_free_filter(ops) do { } while (0)
-#define ftrace_ops_set_global_filter(ops) do { } while (0)
+static inline void ftrace_set_early_filter(struct ftrace_ops *ops, char *buf, int enable) { }
+static inline void ftrace_free_filter(struct ftrace_ops *ops) { }
+static inline void ftrace_ops_set_global_filter(struct ftrace_ops *ops) { }
+static inline int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip,
+				       int remove, int reset)
+{ return -ENODEV; }
+static inline int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
+					unsigned int cnt, int remove, int reset)
+{ return -ENODEV; }
+static inline int ftrace_set_filter(struct ftrace_ops *ops, unsigned char *buf,
+				    int len, int reset)
+{ return -ENODEV; }
+static inline int ftrace_set_notrace(struct ftrace_ops *ops, unsigned char *buf,
+				     int len, int reset)
+{ return -ENODEV; }
 static inline int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 					unsigned long *addrs)
-{
-	return -EOPNOTSUPP;
-}
+{ return -EOPNOTSUPP; }
+static inline int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops,
+				    int flag, struct inode *inode, struct file *file)
+{ return -ENODEV; }
 static inline ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
-					  size_t cnt, loff_t *ppos) { return -ENODEV; }
+					  size_t cnt, loff_t *ppos)
+{ return -ENODEV; }
 static inline ssize_t ftrace_notrace_write(struct file *file, const char __user *ubuf,
-					   size_t cnt, loff_t *ppos) { return -ENODEV; }
-static inline int
-ftrace_regex_release(struct inode *inode, struct file *file) { return -ENODEV; }
+					   size_t cnt, loff_t *ppos)
+{ return -ENODEV; }
+static inline int ftrace_regex_release(struct inode *inode, struct file *file)
+{ return -ENODEV; }
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
+/* Symbols of trampolines, for kallsyms (ftrace_modsyms.c). */
 #if defined(CONFIG_FUNCTION_TRACER) && defined(CONFIG_MODULES) && \
 	defined(CONFIG_DYNAMIC_FTRACE)
-const char *
-ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
-			  unsigned long *off, char **modname,
-			  const unsigned char **modbuildid, char *sym);
+const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
+				      unsigned long *off, char **modname,
+				      const unsigned char **modbuildid, char *sym);
+int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
+			   char *type, char *name, char *module_name, int *exported);
 #else
 static inline const char *
 ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
 			  unsigned long *off, char **modname,
 			  const unsigned char **modbuildid, char *sym)
-{
-	return NULL;
-}
+{ return NULL; }
+static inline int
+ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
+		       char *name, char *module_name, int *exported)
+{ return -1; }
 #endif
 
-#if defined(CONFIG_FUNCTION_TRACER) && defined(CONFIG_MODULES) && \
-	defined(CONFIG_DYNAMIC_FTRACE)
-int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
-			   char *type, char *name,
-			   char *module_name, int *exported);
-#else
-static inline int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
-					 char *type, char *name,
-					 char *module_name, int *exported)
-{
-	return -1;
-}
-#endif
-
-/* Old names for "stop function tracing now", used by kexec. */
-static inline void tracer_disable(void)
-{
+/*
+ * Old names for "stop function tracing now", used by kexec: they flip
+ * kernel.ftrace_enabled without going through the sysctl.
+ */
 #ifdef CONFIG_FUNCTION_TRACER
-	ftrace_enabled = 0;
-#endif
-}
-
 static inline int __ftrace_enabled_save(void)
 {
-	int saved = 0;
-
-#ifdef CONFIG_FUNCTION_TRACER
-	saved = ftrace_enabled;
-#endif
-	tracer_disable();
-	return saved;
+	return xchg(&ftrace_enabled, 0);
 }
 
 static inline void __ftrace_enabled_restore(int enabled)
 {
-#ifdef CONFIG_FUNCTION_TRACER
-	ftrace_enabled = enabled;
+	WRITE_ONCE(ftrace_enabled, enabled);
+}
+#else
+static inline int __ftrace_enabled_save(void) { return 0; }
+static inline void __ftrace_enabled_restore(int enabled) { }
 #endif
+
+static inline void tracer_disable(void)
+{
+	__ftrace_enabled_save();
 }
 
+/* An arch may say how to find return addresses; frame pointers can. */
 #ifndef ftrace_return_address0
 # define ftrace_return_address0 __builtin_return_address(0)
 #endif
-
-#ifndef ftrace_return_address
-# ifdef CONFIG_FRAME_POINTER
-#  define ftrace_return_address(n) __builtin_return_address(n)
-# else
-#  define ftrace_return_address(n) 0UL
-# endif
+#if !defined(ftrace_return_address) && defined(CONFIG_FRAME_POINTER)
+# define ftrace_return_address(n) __builtin_return_address(n)
+#elif !defined(ftrace_return_address)
+# define ftrace_return_address(n) 0UL
 #endif
 
-#define CALLER_ADDR0 ((unsigned long)ftrace_return_address0)
-#define CALLER_ADDR1 ((unsigned long)ftrace_return_address(1))
-#define CALLER_ADDR2 ((unsigned long)ftrace_return_address(2))
-#define CALLER_ADDR3 ((unsigned long)ftrace_return_address(3))
-#define CALLER_ADDR4 ((unsigned long)ftrace_return_address(4))
-#define CALLER_ADDR5 ((unsigned long)ftrace_return_address(5))
-#define CALLER_ADDR6 ((unsigned long)ftrace_return_address(6))
+/* The return address @n frames up (0: of this function). */
+#define __FTRACE_CALLER(n)	((unsigned long)ftrace_return_address(n))
+#define CALLER_ADDR0		((unsigned long)ftrace_return_address0)
+#define CALLER_ADDR1		__FTRACE_CALLER(1)
+#define CALLER_ADDR2		__FTRACE_CALLER(2)
+#define CALLER_ADDR3		__FTRACE_CALLER(3)
+#define CALLER_ADDR4		__FTRACE_CALLER(4)
+#define CALLER_ADDR5		__FTRACE_CALLER(5)
+#define CALLER_ADDR6		__FTRACE_CALLER(6)
 
 /* The first caller outside the spinlock functions. */
 static __always_inline unsigned long get_lock_parent_ip(void)
@@ -647,18 +636,17 @@ static inline void unpause_graph_tracing(void)
 #define FTRACE_OPS_GRAPH_STUB	0
 #endif
 #else
+/* No graph tracer: no return stacks, and every return address is real. */
 #define __notrace_funcgraph
-static inline void ftrace_graph_init_task(struct task_struct *t) { }
-static inline void ftrace_graph_exit_task(struct task_struct *t) { }
-static inline void ftrace_graph_init_idle_task(struct task_struct *t, int cpu) { }
-#define register_ftrace_graph(ops) ({ -1; })
-#define unregister_ftrace_graph(ops) do { } while (0)
 static inline unsigned long
 ftrace_graph_ret_addr(struct task_struct *task, int *idx, unsigned long ret,
 		      unsigned long *retp)
-{
-	return ret;
-}
+{ return ret; }
+static inline int register_ftrace_graph(struct fgraph_ops *gops) { return -ENODEV; }
+static inline void unregister_ftrace_graph(struct fgraph_ops *gops) { }
+static inline void ftrace_graph_init_task(struct task_struct *t) { }
+static inline void ftrace_graph_init_idle_task(struct task_struct *t, int cpu) { }
+static inline void ftrace_graph_exit_task(struct task_struct *t) { }
 static inline void pause_graph_tracing(void) { }
 static inline void unpause_graph_tracing(void) { }
 #endif
