@@ -40,8 +40,16 @@ static void call_direct_funcs(unsigned long ip, unsigned long parent_ip,
 			      struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
-	unsigned long addr = ftrace_find_rec_direct(ip);
+	unsigned long addr;
 
+	/*
+	 * Called through the list function, or alone as the site's one
+	 * ops (arm64, a direct function out of bl range) with preemption
+	 * on: the hash is freed after an RCU-tasks-rude grace period.
+	 */
+	preempt_disable_notrace();
+	addr = ftrace_find_rec_direct(ip);
+	preempt_enable_notrace();
 	if (addr && regs)
 		arch_ftrace_set_direct_caller(regs, addr);
 }

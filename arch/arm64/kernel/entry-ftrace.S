@@ -41,34 +41,53 @@
 /* pt_regs, and the traced function's frame record above it */
 #define FTRACE_FRAME	(PT_REGS_SIZE + 16)
 
+/*
+ * One list of registers for saving and restoring (\op is stp or ldp), each
+ * at its pt_regs slot from sp.  arg_regs: x0-x7, what a function gets
+ * from its caller and returns to it (x8, the indirect result, is left to
+ * the caller: it pairs with x9 in the trampolines).  other_regs: x10-x27,
+ * the rest of ftrace_regs_caller's pt_regs but x28.
+ */
+	.macro	arg_regs, op
+	\op	x0, x1, [sp, #S_X0]
+	\op	x2, x3, [sp, #S_X2]
+	\op	x4, x5, [sp, #S_X4]
+	\op	x6, x7, [sp, #S_X6]
+	.endm
+
+	.macro	other_regs, op
+	\op	x10, x11, [sp, #S_X10]
+	\op	x12, x13, [sp, #S_X12]
+	\op	x14, x15, [sp, #S_X14]
+	\op	x16, x17, [sp, #S_X16]
+	\op	x18, x19, [sp, #S_X18]
+	\op	x20, x21, [sp, #S_X20]
+	\op	x22, x23, [sp, #S_X22]
+	\op	x24, x25, [sp, #S_X24]
+	\op	x26, x27, [sp, #S_X26]
+	.endm
+
 	.macro	ftrace_enter, allregs
 	sub	sp, sp, #FTRACE_FRAME
-	stp	x0, x1, [sp, #S_X0]
-	stp	x2, x3, [sp, #S_X2]
-	stp	x4, x5, [sp, #S_X4]
-	stp	x6, x7, [sp, #S_X6]
+	arg_regs stp
 	stp	x8, x9, [sp, #S_X8]
+	str	xzr, [sp, #S_ORIG_X0]		// no direct function yet
 	.if	\allregs
-	stp	x10, x11, [sp, #S_X10]
-	stp	x12, x13, [sp, #S_X12]
-	stp	x14, x15, [sp, #S_X14]
-	stp	x16, x17, [sp, #S_X16]
-	stp	x18, x19, [sp, #S_X18]
-	stp	x20, x21, [sp, #S_X20]
-	stp	x22, x23, [sp, #S_X22]
-	stp	x24, x25, [sp, #S_X24]
-	stp	x26, x27, [sp, #S_X26]
+	other_regs stp
 	str	x28, [sp, #S_X28]
 	.endif
 	str	x29, [sp, #S_FP]
-	/* What the traced function sees: its lr and sp, and where it resumes. */
+	/*
+	 * Where the traced function resumes, and the lr and sp it sees;
+	 * then the frame records: x10 points at the traced function's
+	 * ({x29, x9}, above pt_regs), ours ({x10, x30}) is in pt_regs.
+	 */
+	str	x30, [sp, #S_PC]
 	add	x10, sp, #FTRACE_FRAME
 	stp	x9, x10, [sp, #S_LR]
-	str	x30, [sp, #S_PC]
-	/* The traced function's frame record, then ours. */
-	stp	x29, x9, [sp, #PT_REGS_SIZE]
-	add	x29, sp, #PT_REGS_SIZE
-	stp	x29, x30, [sp, #S_STACKFRAME]
+	add	x10, sp, #PT_REGS_SIZE
+	stp	x29, x9, [x10]
+	stp	x10, x30, [sp, #S_STACKFRAME]
 	add	x29, sp, #S_STACKFRAME
 
 	sub	x0, x30, #AARCH64_INSN_SIZE	// the call site
@@ -88,28 +107,29 @@
 	.endm
 
 	.macro	ftrace_leave, allregs
-	ldp	x0, x1, [sp, #S_X0]
-	ldp	x2, x3, [sp, #S_X2]
-	ldp	x4, x5, [sp, #S_X4]
-	ldp	x6, x7, [sp, #S_X6]
+	arg_regs ldp
 	ldr	x8, [sp, #S_X8]
 	.if	\allregs
-	ldp	x10, x11, [sp, #S_X10]
-	ldp	x12, x13, [sp, #S_X12]
-	ldp	x14, x15, [sp, #S_X14]
-	ldp	x16, x17, [sp, #S_X16]
-	ldp	x18, x19, [sp, #S_X18]
-	ldp	x20, x21, [sp, #S_X20]
-	ldp	x22, x23, [sp, #S_X22]
-	ldp	x24, x25, [sp, #S_X24]
-	ldp	x26, x27, [sp, #S_X26]
+	other_regs ldp
 	ldr	x28, [sp, #S_X28]
 	.endif
 	ldr	x29, [sp, #S_FP]
+	ldr	x16, [sp, #S_ORIG_X0]
+	cbnz	x16, 1f
 	ldr	x30, [sp, #S_LR]
 	ldr	x9, [sp, #S_PC]
 	add	sp, sp, #FTRACE_FRAME
 	ret	x9
+	/*
+	 * A callback named a direct function: enter it as the site would
+	 * have, x9 the lr the traced function had, x30 where it resumes.
+	 * x16 (IP0) is free at a function's entry, and "br x16" may land
+	 * on a "bti c".
+	 */
+1:	ldr	x9, [sp, #S_LR]
+	ldr	x30, [sp, #S_PC]
+	add	sp, sp, #FTRACE_FRAME
+	br	x16
 	.endm
 
 SYM_CODE_START(ftrace_caller)
@@ -130,6 +150,19 @@ SYM_TYPED_FUNC_START(ftrace_stub)
 SYM_FUNC_END(ftrace_stub)
 NOKPROBE(ftrace_stub)
 
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+/*
+ * A direct function that does nothing (the boot self-test's): entered as
+ * a site enters one, x9 the traced function's lr and x30 where it
+ * resumes, it resumes it with its lr back in x30.
+ */
+SYM_CODE_START(ftrace_stub_direct_tramp)
+	mov	x10, x30
+	mov	x30, x9
+	ret	x10
+SYM_CODE_END(ftrace_stub_direct_tramp)
+#endif
+
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /*
  * A hooked function's ret lands here instead of in its caller (the graph
@@ -139,21 +172,18 @@ NOKPROBE(ftrace_stub)
  * stack, runs the return callback with x0 as the return value and gives
  * back the real return address.
  */
+/* x0-x8 at their pt_regs slots; the frame stays 16-byte aligned. */
+#define RET_FRAME	(S_X8 + 8 + 8)
+
 SYM_CODE_START(return_to_handler)
-	sub	sp, sp, #80
-	stp	x0, x1, [sp]
-	stp	x2, x3, [sp, #16]
-	stp	x4, x5, [sp, #32]
-	stp	x6, x7, [sp, #48]
-	str	x8, [sp, #64]
+	sub	sp, sp, #RET_FRAME
+	arg_regs stp
+	str	x8, [sp, #S_X8]
 	bl	ftrace_return_to_handler
-	mov	x30, x0
-	ldp	x0, x1, [sp]
-	ldp	x2, x3, [sp, #16]
-	ldp	x4, x5, [sp, #32]
-	ldp	x6, x7, [sp, #48]
-	ldr	x8, [sp, #64]
-	add	sp, sp, #80
+	mov	x30, x0				// the real return address
+	arg_regs ldp
+	ldr	x8, [sp, #S_X8]
+	add	sp, sp, #RET_FRAME
 	ret
 SYM_CODE_END(return_to_handler)
 NOKPROBE(return_to_handler)

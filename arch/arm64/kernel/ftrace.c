@@ -34,6 +34,7 @@
 #include <linux/ftrace.h>
 #include <linux/memory.h>
 #include <linux/module.h>
+#include <linux/sizes.h>
 
 #include <asm/insn.h>
 #include <asm/patching.h>
@@ -81,6 +82,14 @@ static unsigned long mod_plt(struct module *mod, unsigned long target)
 #endif
 }
 
+/* Whether a bl at @ip reaches @target (asked first: the encoder logs). */
+static bool bl_reaches(unsigned long ip, unsigned long target)
+{
+	long off = (long)target - (long)ip;
+
+	return off >= -SZ_128M && off < SZ_128M;
+}
+
 /*
  * The instruction a site at @ip holds when it calls @target (0: the NOP).
  * Return: 0, or -ERANGE if nothing @ip can branch to reaches @target.
@@ -88,22 +97,20 @@ static unsigned long mod_plt(struct module *mod, unsigned long target)
 static int site_insn(unsigned long ip, unsigned long target, u32 *insn)
 {
 	struct module *mod;
-	unsigned long via;
+	unsigned long via = target;
 
-	if (!target) {
-		*insn = aarch64_insn_gen_nop();
+	*insn = aarch64_insn_gen_nop();
+	if (!target)
 		return 0;
+	if (!bl_reaches(ip, via)) {
+		/* Only module text is that far from ours, through its PLT. */
+		preempt_disable();
+		mod = __module_text_address(ip);
+		via = mod ? mod_plt(mod, target) : 0;
+		preempt_enable();
+		if (!via || !bl_reaches(ip, via))
+			return -ERANGE;
 	}
-	*insn = aarch64_insn_gen_branch_imm(ip, target, AARCH64_INSN_BRANCH_LINK);
-	if (*insn != AARCH64_BREAK_FAULT)
-		return 0;
-	/* Out of range: only module text is that far, through its PLT. */
-	preempt_disable();
-	mod = __module_text_address(ip);
-	via = mod ? mod_plt(mod, target) : 0;
-	preempt_enable();
-	if (!via)
-		return -ERANGE;
 	*insn = aarch64_insn_gen_branch_imm(ip, via, AARCH64_INSN_BRANCH_LINK);
 	return *insn == AARCH64_BREAK_FAULT ? -ERANGE : 0;
 }
@@ -124,6 +131,15 @@ struct site_state {
 	u32 word;
 };
 
+/*
+ * @target is 0, a shared trampoline, a slot entry, or a direct function.
+ * A site calls a direct function with a bl if it can; else it calls
+ * ftrace_caller with the NOP word, and the direct ops' callback, run
+ * there as the site's one ops or through the list function, has the
+ * trampoline enter the function on its way out
+ * (arch_ftrace_set_direct_caller()).  The choice depends only on @ip and
+ * @target, so a site's old state is found again the same way.
+ */
 static int site_state(unsigned long ip, unsigned long target, struct site_state *st)
 {
 	struct ftrace_slot_call *e = slot_entry(target);
@@ -134,6 +150,10 @@ static int site_state(unsigned long ip, unsigned long target, struct site_state 
 
 		st->word = slot;
 		target = slot_regs[slot] ? FTRACE_REGS_ADDR : FTRACE_ADDR;
+	} else if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && target &&
+		   target != FTRACE_ADDR && target != FTRACE_REGS_ADDR &&
+		   !bl_reaches(ip, target)) {
+		target = FTRACE_ADDR;
 	}
 	return site_insn(ip, target, &st->insn);
 }

@@ -45,6 +45,16 @@ SYM_FUNC_START(ftrace_stub)
 	RET
 SYM_FUNC_END(ftrace_stub)
 
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+/*
+ * A direct function that does nothing (the boot self-test's): the site's
+ * call pushed the return into the traced function, and RET takes it.
+ */
+SYM_FUNC_START(ftrace_stub_direct_tramp)
+	RET
+SYM_FUNC_END(ftrace_stub_direct_tramp)
+#endif
+
 /* Fill the callback arguments; the frame is at %rsp. */
 .macro FTRACE_ARGS op_label
 	movq	FRAME_SIZE(%rsp), %rdi

@@ -106,6 +106,17 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs);
 #endif
 
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+/*
+ * A callback on a site that other ops share with a direct function (or
+ * on a site whose direct function is out of bl range) asks the trampoline
+ * to enter @addr on its way out, as if the site had called it: x9 holding
+ * the traced function's lr, x30 where the traced function resumes.  The
+ * trampoline clears pt_regs.orig_x0 on entry and reads it on exit.
+ */
+#define arch_ftrace_set_direct_caller(regs, addr)	((regs)->orig_x0 = (addr))
+#endif
+
 /*
  * Return-stack entries are found by the frame pointer of the traced
  * function's caller, which is what the unwinder holds when it meets
