@@ -26,9 +26,10 @@ esac
 
 # The guest's userland: a shell for the harness and ftracetest (bash,
 # dash as /bin/sh), the tools the test cases call, kmod for modprobe,
-# ping for the inter-event cases, trace-cmd for its own cases.
+# ping for the inter-event cases, and the clients our cases drive as users
+# do: trace-cmd, bpftrace (BPF trampolines) and perf.
 pkgs="bash dash coreutils grep sed gawk findutils diffutils util-linux mount
-procps iproute2 iputils-ping kmod busybox-static trace-cmd"
+procps iproute2 iputils-ping kmod busybox-static trace-cmd bpftrace linux-perf"
 stamp="$arch|$top|$(echo $pkgs)|3"
 if [ "$(cat "$root/.fh-stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
