@@ -277,7 +277,7 @@ int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr
  * in each back end's entry code (how a direct function returns is the
  * arch's): the boot self-test's.
  */
-extern void ftrace_stub_direct_tramp(void);
+void ftrace_stub_direct_tramp(void);
 #else
 /*
  * Without direct calls every request fails the way 6.1's callers test

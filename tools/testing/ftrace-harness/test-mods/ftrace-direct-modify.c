@@ -27,6 +27,7 @@ ARM64_DIRECT_TRAMP(fdmod_tramp2, my_direct_func2, "");
 static unsigned long fdmod_tramps[] = {
 	(unsigned long)fdmod_tramp1, (unsigned long)fdmod_tramp2,
 };
+
 static unsigned int fdmod_cur;
 static struct task_struct *fdmod_task;
 
