@@ -60,6 +60,24 @@
 	    "	.size " #name ", .-" #name "\n"				\
 	    ".popsection\n")
 
+/*
+ * ARM64_DIRECT_ONE_SITE(func, tramp): the module's init puts one direct
+ * call on func, entering tramp, and its exit takes it off.
+ */
+#define ARM64_DIRECT_ONE_SITE(func, tramp)				\
+	static int __init one_site_init(void)				\
+	{								\
+		return register_ftrace_direct((unsigned long)(func),	\
+					      (unsigned long)(tramp));	\
+	}								\
+	static void __exit one_site_exit(void)				\
+	{								\
+		unregister_ftrace_direct((unsigned long)(func),		\
+					 (unsigned long)(tramp));	\
+	}								\
+	module_init(one_site_init);					\
+	module_exit(one_site_exit)
+
 /* The call site of the traced function, for ARM64_DIRECT_TRAMP's setup. */
 #define ARM64_DIRECT_PASS_SITE	"sub	x0, x30, #" __stringify(AARCH64_INSN_SIZE)
 

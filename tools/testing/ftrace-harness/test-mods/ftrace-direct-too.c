@@ -18,19 +18,6 @@ void my_direct_func(struct vm_area_struct *vma, unsigned long address,
 
 ARM64_DIRECT_TRAMP(fdt_fault_tramp, my_direct_func, "");
 
-static int __init fdt_init(void)
-{
-	return register_ftrace_direct((unsigned long)handle_mm_fault,
-				      (unsigned long)fdt_fault_tramp);
-}
-
-static void __exit fdt_exit(void)
-{
-	unregister_ftrace_direct((unsigned long)handle_mm_fault,
-				 (unsigned long)fdt_fault_tramp);
-}
-
-module_init(fdt_init);
-module_exit(fdt_exit);
+ARM64_DIRECT_ONE_SITE(handle_mm_fault, fdt_fault_tramp);
 MODULE_DESCRIPTION("arm64: a direct call on handle_mm_fault()");
 MODULE_LICENSE("GPL");

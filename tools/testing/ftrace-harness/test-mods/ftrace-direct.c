@@ -17,19 +17,6 @@ void my_direct_func(struct task_struct *p)
 
 ARM64_DIRECT_TRAMP(fd_wakeup_tramp, my_direct_func, "");
 
-static int __init fd_init(void)
-{
-	return register_ftrace_direct((unsigned long)wake_up_process,
-				      (unsigned long)fd_wakeup_tramp);
-}
-
-static void __exit fd_exit(void)
-{
-	unregister_ftrace_direct((unsigned long)wake_up_process,
-				 (unsigned long)fd_wakeup_tramp);
-}
-
-module_init(fd_init);
-module_exit(fd_exit);
+ARM64_DIRECT_ONE_SITE(wake_up_process, fd_wakeup_tramp);
 MODULE_DESCRIPTION("arm64: a direct call on wake_up_process()");
 MODULE_LICENSE("GPL");
