@@ -54,9 +54,19 @@ writable() {
 		-o "lowerdir=$1,upperdir=$w/upper,workdir=$w/work" "$1" ||
 		say "cannot make $1 writable"
 }
+# Where this script lives: the repository, which a job's paths name.  An
+# arm64 guest has it as a mount of its own (rootfs.sh's fh-init), which
+# an overlay of a directory above it would hide (a clone under /tmp or
+# /root), and a 9p share mounts once: keep a bind of it to put back.
+top=${0%/tools/testing/ftrace-harness/guest-init.sh}
+mkdir -p /run/fhtop
+mountpoint -q "$top" && mount --bind "$top" /run/fhtop
 for d in /tmp /var/tmp /var/log /root; do
 	[ -d "$d" ] && writable "$d"
 done
+if [ ! -d "$top/tools" ] && ! mount --bind /run/fhtop "$top"; then
+	say "cannot put the repository back at $top"
+fi
 mount -t tracefs tracefs /sys/kernel/tracing
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 
