@@ -5,7 +5,9 @@
  *
  * One ops, direct_ops, wants every site that has a direct function; a
  * hash maps each such site to its function.  A site that direct_ops alone
- * wants is patched to call the function itself: nothing of ftrace runs.
+ * wants is patched to call the function itself: nothing of ftrace runs
+ * (unless the arch cannot reach it from there: arm64 then calls
+ * ftrace_caller, where this callback runs alone and sends the call on).
  * A site that other ops want too calls ftrace_regs_caller, whose list
  * function runs direct_ops' callback with the others; that callback
  * stores the function in regs->orig_ax, and ftrace_regs_caller then

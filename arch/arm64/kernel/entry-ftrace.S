@@ -164,6 +164,9 @@ SYM_CODE_END(ftrace_stub_direct_tramp)
 #endif
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
+/* return_to_handler's frame: x0-x8 at their pt_regs slots, 16-byte aligned. */
+#define RET_FRAME	(S_X8 + 8 + 8)
+
 /*
  * A hooked function's ret lands here instead of in its caller (the graph
  * entry swapped the lr the trampoline restored).  The return value is in
@@ -172,9 +175,6 @@ SYM_CODE_END(ftrace_stub_direct_tramp)
  * stack, runs the return callback with x0 as the return value and gives
  * back the real return address.
  */
-/* x0-x8 at their pt_regs slots; the frame stays 16-byte aligned. */
-#define RET_FRAME	(S_X8 + 8 + 8)
-
 SYM_CODE_START(return_to_handler)
 	sub	sp, sp, #RET_FRAME
 	arg_regs stp
