@@ -68,6 +68,9 @@ static unsigned int walk_init_funcs(struct ftrace_group *g, unsigned long start,
 struct fill_state {
 	struct init_syms	*is;
 	size_t			names_len;
+	/* What the counting walk sized: the filling walk stays inside it. */
+	unsigned int		max;
+	size_t			names_room;
 };
 
 static void count_name(void *arg, unsigned long fstart, unsigned long size,
@@ -82,12 +85,23 @@ static void fill_name(void *arg, unsigned long fstart, unsigned long size,
 		      const char *name)
 {
 	struct fill_state *st = arg;
-	struct init_sym *s = &st->is->syms[st->is->count++];
+	size_t len = strlen(name) + 1;
+	struct init_sym *s;
 
+	/*
+	 * Both walks run under ftrace_lock on text kallsyms still names, so
+	 * they see the same functions; never trust that with the buffer.
+	 * (memcpy of the exact length: strscpy() may store whole words up
+	 * to its size argument, past the end of the last name.)
+	 */
+	if (st->is->count == st->max || len > st->names_room - st->names_len)
+		return;
+	s = &st->is->syms[st->is->count++];
 	s->start = fstart;
 	s->size = min_t(unsigned long, size, UINT_MAX);
 	s->name = st->names_len;
-	st->names_len += strscpy(st->is->names + s->name, name, KSYM_NAME_LEN) + 1;
+	memcpy(st->is->names + s->name, name, len);
+	st->names_len += len;
 }
 
 /**
@@ -120,6 +134,8 @@ void ftrace_save_init_syms(struct ftrace_group *g, unsigned long start,
 		goto out;
 	st.is->mod = g->mod;
 	st.is->names = (char *)&st.is->syms[n];
+	st.max = n;
+	st.names_room = st.names_len;
 	st.names_len = 0;
 	walk_init_funcs(g, start, end, buf, fill_name, &st);
 	list_add_tail_rcu(&st.is->list, &init_syms_list);
