@@ -10,12 +10,18 @@
 #   make compare   tests whose results differ between the last two checks
 #   make timings   seconds per test of the last check (for case-costs.txt)
 #   make bench     the core benchmark, ours and stock side by side
+#   make stress    the reliability cases with their full counts (fuzzer,
+#                  fault injection, churn, hotplug, module cycles)
 #   make conformance-golden STOCK=1
 #                  record stock's answers to every file of the core (the
 #                  reference that ftrace/func-conformance.tc compares with)
 #
 # Variables:
 #   STOCK=1        work on the untouched base instead of ours
+#   DEBUG=1        build with the memory and object checkers
+#                  (kernel/configs/ftrace-debug.config: KASAN, kmemleak,
+#                  debug objects, W+X) into build/VARIANT-debug; make check
+#                  DEBUG=1 checks stock, then ours (x86_64 unless ARCH=)
 #   ARCH=arm64     build and boot for arm64 (default x86_64; make check
 #                  without ARCH checks both, one after the other): a cross
 #                  compiler, qemu-system-aarch64, and a guest root made of
@@ -51,7 +57,8 @@ BASE       := $(BUILD)/base
 BASE_SRC   := $(BASE)/src
 # x86_64 keeps the historical build/ours and build/stock.
 ARCHSUF    := $(if $(filter arm64,$(ARCH)),-arm64)
-OUT        := $(BUILD)/$(VARIANT)$(ARCHSUF)
+DEBUGSUF   := $(if $(filter 1 y yes,$(DEBUG)),-debug)
+OUT        := $(BUILD)/$(VARIANT)$(ARCHSUF)$(DEBUGSUF)
 # One source tree per variant, whatever the arch: only obj/ is per arch.
 SRC        := $(if $(filter stock,$(VARIANT)),$(BASE_SRC),$(BUILD)/ours/src)
 OBJ        := $(OUT)/obj
@@ -61,6 +68,7 @@ FRAGMENTS  := $(CONFIGS)/ftrace-qemu-guest.config \
               $(CONFIGS)/ftrace-test.config \
               $(CONFIGS)/ftrace-clients.config \
               $(CONFIGS)/ftrace-clients-$(ARCH).config \
+              $(if $(DEBUGSUF),$(CONFIGS)/ftrace-debug.config) \
               $(if $(filter ours,$(VARIANT)),$(CONFIGS)/ftrace-ours.config \
                 $(wildcard $(CONFIGS)/ftrace-ours-$(ARCH).config))
 # The kernel's image, the guest's root filesystem (x86_64: the host's own).
@@ -78,14 +86,16 @@ export ARCH
 export FH_ARCH := $(ARCH)
 export FH_ROOTFS := $(ROOTFS)
 JOBS       ?= $(shell nproc)
-export FH_KCMDLINE := $(KCMDLINE)
-TIMEOUT    ?= 2700
+# DEBUG=1: every KASAN report, not only the first of a boot.
+export FH_KCMDLINE := $(KCMDLINE)$(if $(DEBUGSUF), kasan_multi_shot)
+# KASAN and kmemleak slow the guests down about fourfold under TCG.
+TIMEOUT    ?= $(if $(DEBUGSUF),14400,2700)
 SHARDS     ?= 2
 KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=$(ARCH) LOCALVERSION=-$(VARIANT)
 PHASE      := $(HARNESS)/phase.sh
 
-.PHONY: all deps rootfs base tree config kernel test-mods ftracetest-dir livepatch-dir harness-selftest check check-arch compare \
-	check-both run bench clean distclean conformance-golden timings
+.PHONY: all deps rootfs base tree config kernel test-mods guest-tools ftracetest-dir livepatch-dir harness-selftest check check-arch compare \
+	check-both run bench stress clean distclean conformance-golden timings
 
 all: kernel
 
@@ -138,6 +148,14 @@ test-mods: kernel
 	@$(KMAKE) M=$(TESTMODS) modules_install INSTALL_MOD_PATH=$(OUT)/modules \
 		INSTALL_MOD_STRIP=1 >/dev/null
 
+# Programs our cases run in the guest (tools/testing/ftrace-harness/
+# guest-tools), static for the guest's arch.
+GTOOLS     := $(OUT)/guest-tools
+guest-tools: deps
+	@mkdir -p $(GTOOLS)
+	@$(MAKE) -s --no-print-directory -C $(HARNESS)/guest-tools O=$(GTOOLS) \
+		CC=$(CROSS_COMPILE)gcc
+
 # ftracetest of the base with our own test.d cases added, for either variant.
 ftracetest-dir: base
 	@rm -rf $(OUT)/ftracetest
@@ -163,7 +181,15 @@ harness-selftest: deps
 # CI's hour: fgraph-stress.tc takes 23 minutes there under TCG (about as
 # long as on stock arm64; 3 on x86_64).  'make check ARCH=arm64' runs it.
 ARM64_LONG := ftrace/fgraph-stress.tc
-ifneq ($(ALL_ARCHES),)
+ifneq ($(DEBUGSUF),)
+# DEBUG=1: both variants, one arch; what the checkers find in stock is
+# listed in known-failures/stock*-debug.txt, not hidden.
+check:
+	@s=0; \
+	$(MAKE) --no-print-directory check-arch STOCK=1 || s=1; \
+	$(MAKE) --no-print-directory check-arch STOCK= || s=1; \
+	exit $$s
+else ifneq ($(ALL_ARCHES),)
 check:
 	@s=0; \
 	$(MAKE) --no-print-directory check-arch ARCH=x86_64 || s=1; \
@@ -174,20 +200,41 @@ else
 check: check-arch
 endif
 
-check-arch: harness-selftest kernel test-mods rootfs ftracetest-dir livepatch-dir
-	@rm -rf $(OUT)/results && mkdir -p $(OUT)/results
+RESULTS    ?= $(OUT)/results
+# The listed failures: the variant's, and under DEBUG=1 what only the
+# checkers find.
+KNOWN      := $(HARNESS)/known-failures/$(VARIANT)$(ARCHSUF).txt \
+              $(if $(DEBUGSUF),$(wildcard $(HARNESS)/known-failures/$(VARIANT)$(ARCHSUF)-debug.txt))
+check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir livepatch-dir
+	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
 	@[ -z "$(SKIP)" ] || echo "check: not run ($(ARCH), SKIP): $(SKIP)"
 	@$(HARNESS)/shard.py $(if $(SKIP),--skip "$(SKIP)") $(SHARDS) $(HARNESS)/case-costs$(ARCHSUF).txt $(OUT)/ftracetest \
-		$(OUT)/livepatch $(TESTS) > $(OUT)/results/shards.txt
-	@$(PHASE) guest $(HARNESS)/check-guests.sh $(OUT)/results/shards.txt \
-		$(OUT)/results $(OUT)/$(KIMAGE) $(OUT)/modules $(TIMEOUT) \
+		$(OUT)/livepatch $(TESTS) > $(RESULTS)/shards.txt
+	@FH_TOOLS=$(GTOOLS) $(PHASE) guest $(HARNESS)/check-guests.sh $(RESULTS)/shards.txt \
+		$(RESULTS) $(OUT)/$(KIMAGE) $(OUT)/modules $(TIMEOUT) \
 		$(OUT)/ftracetest $(OUT)/livepatch || true
-	@$(PHASE) summary $(HARNESS)/summarize.py $(OUT)/results \
-		$(HARNESS)/known-failures/$(VARIANT)$(if $(filter arm64,$(ARCH)),-arm64).txt $(OUT)/ftracetest \
-		"Variant:  $(VARIANT)" "Base:     $$(cat $(BASE)/VERSION)" \
+	@cat $(KNOWN) > $(RESULTS)/known-failures.txt
+	@$(PHASE) summary $(HARNESS)/summarize.py $(RESULTS) \
+		$(RESULTS)/known-failures.txt $(OUT)/ftracetest \
+		"Variant:  $(VARIANT)$(if $(DEBUGSUF), (DEBUG=1: KASAN, kmemleak, debug objects, W+X))" "Base:     $$(cat $(BASE)/VERSION)" \
 		"Kernel:   $$(cat $(OBJ)/include/config/kernel.release)" \
 		"Tests:    $(if $(TESTS),$(TESTS),all ftracetest cases and livepatch kselftests), $(SHARDS) guests" \
-		"Results:  $(OUT)/results"
+		"Results:  $(RESULTS)"
+
+# The long forms of the reliability cases (issue 13): the fuzzer, fault
+# injection, churn, hotplug, module cycles, with the issue's counts
+# (FH_STRESS=full; make check runs each in a short form).  One guest: on
+# ours it runs multi-threaded TCG, both vCPUs truly at once on the two host
+# cores; stock runs single-threaded (its function_graph self-test hangs
+# otherwise).  Results in build/VARIANT/results-stress.
+STRESS_TESTS := $(sort $(patsubst $(TOP)/tools/testing/selftests/ftrace/test.d/%,%, \
+	$(wildcard $(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/stress-*.tc \
+		$(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/fuzz-*.tc \
+		$(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/fault-*.tc)))
+stress:
+	@FH_STRESS=full FH_TCG_THREAD=$(if $(filter ours,$(VARIANT)),multi,single) \
+		$(MAKE) --no-print-directory check-arch SHARDS=1 \
+		RESULTS=$(OUT)/results-stress TESTS="$(if $(TESTS),$(TESTS),$(STRESS_TESTS))"
 
 # Seconds per test measured by the last 'make check', in the form
 # shard.py reads: copy it over case-costs.txt (case-costs-arm64.txt for

@@ -30,8 +30,12 @@ while IFS= read -r share || [ -n "$share" ]; do
 	n=$((n + 1))
 	[ -n "$share" ] || continue
 	job=$results/guest$n.job
-	printf 'FH_FTRACETEST=%s\nFH_LIVEPATCH=%s\nFH_TESTS="%s"\nFH_LAST=%s\n. %s\n' \
-		"$ftdir" "$lpdir" "$share" "$first" "$here/job-check.sh" > "$job"
+	printf 'FH_FTRACETEST=%s\nFH_LIVEPATCH=%s\nFH_TESTS="%s"\nFH_LAST=%s\n' \
+		"$ftdir" "$lpdir" "$share" "$first" > "$job"
+	# What our cases read (FH_TOOLS: guest-tools' programs; FH_STRESS:
+	# full for make stress's counts, else CI's short form).
+	printf 'export FH_TOOLS=%s FH_STRESS=%s\n. %s\n' "${FH_TOOLS:-}" \
+		"${FH_STRESS:-short}" "$here/job-check.sh" >> "$job"
 	extra=${FH_KCMDLINE:-}
 	[ $first -eq 1 ] || extra="$extra kprobe_event="
 	echo "check-guests.sh: guest $n: $(echo "$share" | wc -w) tests$([ $first -eq 1 ] &&

@@ -30,6 +30,7 @@ pahole dwarves
 bpftrace bpftrace
 perf linux-perf
 /usr/include/gelf.h libelf-dev
+/usr/lib/x86_64-linux-gnu/libc.a libc6-dev
 /usr/include/openssl/opensslv.h libssl-dev
 /usr/src/linux-source-6.1.tar.xz linux-source-6.1
 "
@@ -37,6 +38,7 @@ case "${1:-x86_64}" in
 x86_64) ;;
 arm64) need+="
 aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+/usr/aarch64-linux-gnu/lib/libc.a libc6-dev-arm64-cross
 qemu-system-aarch64 qemu-system-arm
 dpkg-deb dpkg
 " ;;

@@ -107,4 +107,24 @@ if [ "${FH_LAST:-1}" = 1 ]; then
 	echo "harness: ftracetest last.d exited with status $?"
 	cat "$out/ftracetest-last.txt"
 fi
+# DEBUG=1 kernels: kmemleak's verdict on everything the suites did,
+# written in ftracetest's format for the summary.  An object counts only
+# when two scans in a row find it unreferenced (a pointer held in a
+# register or in flight between two lists is missed by one scan).
+kml=/sys/kernel/debug/kmemleak
+if [ -e $kml ]; then
+	echo "harness: kmemleak scan"
+	echo scan > $kml; sleep 6; echo scan > $kml
+	cat $kml > "$out/kmemleak-report.txt"
+	n=$(grep -c '^unreferenced object' "$out/kmemleak-report.txt")
+	bad=$((n > 0))
+	res=PASS
+	[ $bad -eq 0 ] || res=FAIL
+	echo "harness: kmemleak: $n unreferenced objects (kmemleak-report.txt)"
+	printf '[1] no unreferenced objects after the suites\t[%s]\n' $res |
+		tee "$out/kmemleak.txt"
+	printf '# of passed:  %d\n# of failed:  %d\n' $((1 - bad)) $bad \
+		>> "$out/kmemleak.txt"
+	head -n 80 "$out/kmemleak-report.txt"
+fi
 dmesg > "$out/dmesg.txt"

@@ -74,6 +74,11 @@ kvm_works() {
 	[ $? -eq 124 ]
 }
 arch=${FH_ARCH:-x86_64}
+# FH_TCG_THREAD=multi: one host thread per vCPU, so the two vCPUs really
+# run at once (make stress, on ours); stock's function_graph self-test
+# hangs under it, hence single by default.
+tcg=${FH_TCG_THREAD:-single}
+case $tcg in single|multi) ;; *) die "FH_TCG_THREAD=$tcg: single or multi" ;; esac
 top=$(cd "$here/../../.." && pwd)
 case $arch in
 x86_64)
@@ -81,8 +86,8 @@ x86_64)
 		accel=(-accel kvm -cpu host)
 		accel_name=kvm
 	else
-		accel=(-accel tcg,thread=single -cpu max)
-		accel_name="tcg,thread=single"
+		accel=(-accel tcg,thread=$tcg -cpu max)
+		accel_name="tcg,thread=$tcg"
 		# Every TCG vCPU reads the host's TSC, but the guest's
 		# synchronisation check, run while single-threaded TCG takes
 		# the vCPUs in turn, sees warps and marks the TSC unstable.
@@ -98,10 +103,10 @@ x86_64)
 arm64)
 	# Pointer authentication with QEMU's own algorithm: the
 	# architected one is slow to emulate.
-	accel_name="tcg,thread=single"
+	accel_name="tcg,thread=$tcg"
 	root=${FH_ROOTFS:-} init=/fh-init console=ttyAMA0
 	[ -x "$root/fh-init" ] || die "no arm64 guest root at '$root' (make rootfs ARCH=arm64)"
-	machine=(qemu-system-aarch64 -accel tcg,thread=single -machine virt
+	machine=(qemu-system-aarch64 -accel tcg,thread=$tcg -machine virt
 		-cpu max,pauth-impdef=on
 		-fsdev "local,id=fhtop,path=$top,security_model=none,readonly=on,multidevs=remap"
 		-device "virtio-9p-pci,fsdev=fhtop,mount_tag=fhtop")

@@ -307,9 +307,15 @@ def guest_results(gdir, first, requires):
     # Client suites written in ftracetest's format by the guest job; a
     # kernel or share without them (no livepatch.txt at all) has nothing
     # to report.
-    lp = read(os.path.join(gdir, 'livepatch.txt'))
-    if lp is not None:
-        ft, ft_problems = ftracetest_run(lp, {}, 'livepatch kselftests', 'livepatch')
+    # kmemleak.txt: the DEBUG=1 kernel's leak scan after the suites.
+    for fn, what, suite in (('livepatch.txt', 'livepatch kselftests', 'livepatch'),
+                            ('kmemleak.txt', 'kmemleak scan', 'kmemleak')):
+        text = read(os.path.join(gdir, fn))
+        if text is None:
+            continue
+        ft, ft_problems = ftracetest_run(text, {}, what, suite)
+        if suite == 'kmemleak':     # one per guest: say which
+            ft = [(s, n + tag, r, w) for s, n, r, w in ft]
         results += ft
         problems += [p + tag for p in ft_problems]
     return results, problems
