@@ -53,7 +53,9 @@ if [ -z "$FH_TESTS" ] || [ ${#tests[@]} -gt 0 ]; then
 		echo "harness: ftracetest: every case of test.d"
 	fi
 	printf '%s (start)\n' "$(cut -d' ' -f1 /proc/uptime)" > "$out/timing.txt"
-	./ftracetest -l "$out/ftracetest-logs" "${tests[@]}" > "$out/ftracetest.txt" 2>&1 &
+	# -k: passed cases' logs too (the reliability cases print their
+	# counts there: writes, rounds, injected failures).
+	./ftracetest -k -l "$out/ftracetest-logs" "${tests[@]}" > "$out/ftracetest.txt" 2>&1 &
 	ftpid=$!
 	# Each result line, as it completes, to the console and, stamped
 	# with the uptime, to timing.txt: a case's cost is the time since
