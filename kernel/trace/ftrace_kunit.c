@@ -55,7 +55,9 @@ static void glob_positions(struct kunit *test)
 		const char *in;
 		unsigned long pos;
 	} cases[] = {
-		{ "1", 1 }, { "42", 42 }, { "0", 0 }, { "12x", 0 }, { "007", 7 },
+		/* simple_strtoul(..., 0), as stock reads positions */
+		{ "1", 1 }, { "42", 42 }, { "0", 0 }, { "12x", 12 }, { "007", 7 },
+		{ "010", 8 }, { "0x1f", 31 },
 	};
 	struct ftrace_glob g;
 	char buf[16];

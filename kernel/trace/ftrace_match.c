@@ -32,10 +32,14 @@ void ftrace_glob_parse(struct ftrace_glob *g, char *str)
 
 	g->type = filter_parse_regex(str, strlen(str), &g->search, &not);
 	g->len = strlen(g->search);
-	/* Positions count from 1: 0 (also a malformed number) selects nothing. */
+	/*
+	 * Positions count from 1: 0 selects nothing.  Users' scripts were
+	 * written against simple_strtoul(..., 0): "0x1f" is 31, "010" is 8,
+	 * "5abc" is 5.  kstrtoul() would reject what they rely on.
+	 */
 	g->pos = 0;
-	if (g->type == MATCH_INDEX && kstrtoul(g->search, 10, &g->pos))
-		g->pos = 0;
+	if (g->type == MATCH_INDEX)
+		g->pos = simple_strtoul(g->search, NULL, 0);
 }
 
 /**
