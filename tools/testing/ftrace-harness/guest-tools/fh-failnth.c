@@ -360,20 +360,37 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((opt = getopt(argc, argv, "+s:u:p:rAK:e:k:m:")) != -1) {
 		switch (opt) {
-		case 's': state_cmd = optarg; break;
-		case 'u': undo_cmd = optarg; break;
-		case 'p': probe_cmd = optarg; break;
-		case 'r': redo = 1; break;
-		case 'A': allow_start = 1; break;
-		case 'K': absorb_cmd = optarg; break;
+		case 's':
+			state_cmd = optarg;
+			break;
+		case 'u':
+			undo_cmd = optarg;
+			break;
+		case 'p':
+			probe_cmd = optarg;
+			break;
+		case 'r':
+			redo = 1;
+			break;
+		case 'A':
+			allow_start = 1;
+			break;
+		case 'K':
+			absorb_cmd = optarg;
+			break;
 		case 'e':
 			if (nr_errs == MAX_ERRS)
 				die(2, "too many -e");
 			errs[nr_errs++] = atoi(optarg);
 			break;
-		case 'k': k = strtoul(optarg, NULL, 0); break;
-		case 'm': max = strtoul(optarg, NULL, 0); break;
-		default: die(2, "bad option (see the comment at the top of fh-failnth.c)");
+		case 'k':
+			k = strtoul(optarg, NULL, 0);
+			break;
+		case 'm':
+			max = strtoul(optarg, NULL, 0);
+			break;
+		default:
+			die(2, "bad option (see the comment at the top of fh-failnth.c)");
 		}
 	}
 	if (argc - optind < 2 || !state_cmd)

@@ -56,6 +56,7 @@
 #define MAX_PIDS	64
 #define MAX_MODS	32
 #define PID_LIMIT	(1u << 30)	/* the pid lists' upper bound */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* ---- small helpers ---- */
 
@@ -400,6 +401,18 @@ static bool parser_complete(const struct parser *p)
 }
 
 /* kstrtoul(): optional '+', base prefix when base is 0, one trailing '\n'. */
+/* A hex digit's value, or 16 (no digit in any base) for anything else. */
+static unsigned int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 16;
+}
+
 static int kstrtoul_model(const char *s, unsigned int base, uint64_t *res)
 {
 	uint64_t v = 0;
@@ -422,14 +435,7 @@ static int kstrtoul_model(const char *s, unsigned int base, uint64_t *res)
 	for (;; s++, digits++) {
 		unsigned int d;
 
-		if (*s >= '0' && *s <= '9')
-			d = *s - '0';
-		else if (*s >= 'a' && *s <= 'f')
-			d = *s - 'a' + 10;
-		else if (*s >= 'A' && *s <= 'F')
-			d = *s - 'A' + 10;
-		else
-			break;
+		d = digit_value(*s);
 		if (d >= base)
 			break;
 		if (v > (UINT64_MAX - d) / base)
@@ -490,13 +496,13 @@ static void glob_parse(struct glob *g, const char *s)
 			continue;
 		if (i == 0) {
 			g->type = M_END;
-		} else if (i == len - 1) {
-			g->type = g->type == M_END ? M_MIDDLE : M_FRONT;
-			break;
-		} else {
-			g->type = M_GLOB;
-			break;
+			continue;
 		}
+		if (i == len - 1)
+			g->type = g->type == M_END ? M_MIDDLE : M_FRONT;
+		else
+			g->type = M_GLOB;
+		break;
 	}
 	if (g->type == M_GLOB) {
 		strcpy(g->search, s);
@@ -517,7 +523,7 @@ static bool glob_match(const struct glob *g, const char *name)
 	case M_FRONT:
 		return !strncmp(name, g->search, sl);
 	case M_MIDDLE:
-		return strstr(name, g->search) != NULL;
+		return strstr(name, g->search);
 	case M_END:
 		return nl >= sl && !memcmp(name + nl - sl, g->search, sl);
 	case M_GLOB:
@@ -693,14 +699,7 @@ static uint64_t lenient_number(const char *s)
 	for (;; s++) {
 		unsigned int d;
 
-		if (*s >= '0' && *s <= '9')
-			d = *s - '0';
-		else if (*s >= 'a' && *s <= 'f')
-			d = *s - 'a' + 10;
-		else if (*s >= 'A' && *s <= 'F')
-			d = *s - 'A' + 10;
-		else
-			break;
+		d = digit_value(*s);
 		if (d >= base)
 			break;
 		v = v * base + d;
@@ -856,7 +855,8 @@ static void session_open(struct target *t, bool trunc)
 	if (t->fd < 0)
 		fail(t, "open: %s", strerror(errno));
 	t->trunc = trunc;
-	t->any_ok = t->any_fail = false;
+	t->any_ok = false;
+	t->any_fail = false;
 	memset(&t->parser, 0, sizeof(t->parser));
 	if (trunc) {
 		memset(t->sin, 0, nrec);
@@ -916,7 +916,8 @@ static void session_close(struct target *t)
 		return;		/* unchanged: ours */
 	commit_session(t);
 	if (!check(t, true))
-		fail(t, "an O_TRUNC session whose writes all failed left neither the old nor an empty set");
+		fail(t,
+		     "an O_TRUNC session whose writes all failed left neither the old nor an empty set");
 }
 
 /* A copy of what tokens change, to try a write's tokens in order. */
@@ -1148,11 +1149,11 @@ static void gen_token(struct target *t, char *out, size_t cap, bool *alone)
 		/* a module that is not loaded: remembered until it is */
 		unsigned int m = rn(3);
 
-		if (chance(50))
+		if (chance(50)) {
 			snprintf(out, cap, "%s:mod:fh_fuzz_nomod%u", rand_name(), m);
-		else if (chance(50))
+		} else if (chance(50)) {
 			snprintf(out, cap, "*:mod:fh_fuzz_nomod%u", m);
-		else {
+		} else {
 			narrow_glob(g, sizeof(g));
 			snprintf(out, cap, "%s:mod:fh_fuzz_nomod%u", g, m);
 		}
@@ -1169,7 +1170,8 @@ static void gen_token(struct target *t, char *out, size_t cap, bool *alone)
 			snprintf(out, cap, "!%s", e);
 			free(e);
 		} else {
-			snprintf(out, cap, "!%s:mod:fh_fuzz_nomod%u", chance(50) ? "*" : rand_name(), m);
+			snprintf(out, cap, "!%s:mod:fh_fuzz_nomod%u",
+				 chance(50) ? "*" : rand_name(), m);
 		}
 		*alone = true;
 	} else if (c < 92 && t->probes) {
@@ -1180,7 +1182,7 @@ static void gen_token(struct target *t, char *out, size_t cap, bool *alone)
 		*alone = true;
 	} else if (c < 95) {
 		/* unknown commands, a count that is no number */
-		static const char *bad[] = { "fhbogus", "", "traceon:junk", "Traceon" };
+		static const char * const bad[] = { "fhbogus", "", "traceon:junk", "Traceon" };
 
 		snprintf(out, cap, "%s:%s", rand_name(), bad[rn(4)]);
 		*alone = true;
@@ -1190,7 +1192,7 @@ static void gen_token(struct target *t, char *out, size_t cap, bool *alone)
 		*alone = true;
 	} else if (c < 98 && divergent) {
 		/* positions stock reads with simple_strtoul(…, 0) */
-		static const char *q[] = { "010", "5abc", "0x1f", "08" };
+		static const char * const q[] = { "010", "5abc", "0x1f", "08" };
 
 		snprintf(out, cap, "%s", q[rn(4)]);
 		*alone = true;
@@ -1332,23 +1334,23 @@ static void pid_write(struct target *t)
 	for (int i = 0; i < k; i++) {
 		unsigned int c = rn(100);
 
-		if (c < 60)
+		if (c < 60) {
 			n += sprintf(b + n, "%u", 1 + rn(40000));
-		else if (c < 65)
+		} else if (c < 65) {
 			n += sprintf(b + n, "0x%x", rn(40000));
-		else if (c < 68)
+		} else if (c < 68) {
 			n += sprintf(b + n, "+%u", rn(40000));
-		else if (c < 72)
+		} else if (c < 72) {
 			n += sprintf(b + n, "%u", PID_LIMIT - 1 - rn(2));
-		else if (c < 76)
+		} else if (c < 76) {
 			n += sprintf(b + n, "%u", PID_LIMIT + rn(2));
-		else if (c < 80)
+		} else if (c < 80) {
 			n += sprintf(b + n, "-%u", rn(10));
-		else if (c < 84)
+		} else if (c < 84) {
 			n += sprintf(b + n, "%llu", (1ULL << 32) + rn(100));
-		else if (c < 88)
+		} else if (c < 88) {
 			n += sprintf(b + n, "18446744073709551616");
-		else if (c < 92) {
+		} else if (c < 92) {
 			garbage(b + n, 1 + rn(8), chance(50));
 			n += strlen(b + n);
 		} else if (c < 95) {
@@ -1448,7 +1450,7 @@ static void num_write(struct target *t)
 	} else if (t->kind != K_DEPTH && chance(50)) {
 		n = sprintf(b, "%u%s", rn(2), chance(50) ? "\n" : "");
 	} else {
-		nc = numcases[rn(sizeof(numcases) / sizeof(numcases[0]))];
+		nc = numcases[rn(ARRAY_SIZE(numcases))];
 		n = strlen(nc);
 		memcpy(b, nc, n);
 	}
@@ -1474,7 +1476,7 @@ static void num_write(struct target *t)
 		}
 		break;
 	default:
-		die("num_write on %s", t->name);
+		die("%s on %s", __func__, t->name);
 	}
 	if (!n)
 		v = V_EITHER;	/* an empty write: 0 or EINVAL, no change */
@@ -1683,8 +1685,8 @@ static void on_term(int sig)
 /* Switches the tracers while the writers write; checks each switch. */
 static void switcher(bool graph)
 {
-	static const char *top[] = { "nop", "function", "function_graph" };
-	static const char *inst[] = { "nop", "function" };
+	static const char * const top[] = { "nop", "function", "function_graph" };
+	static const char * const inst[] = { "nop", "function" };
 	char *ptop = path_of("current_tracer");
 	char *pinst = path_of("instances/" INSTANCE "/current_tracer");
 	long switches = 0, refused = 0;
@@ -1700,7 +1702,8 @@ static void switcher(bool graph)
 		if (r < 0) {
 			/* EBUSY: function_profile_enabled holds the graph */
 			if (errno != EBUSY && errno != EINTR) {
-				fprintf(stderr, "FAIL: %s refused by %s: %s\n", tr, p, strerror(errno));
+				fprintf(stderr, "FAIL: %s refused by %s: %s\n",
+					tr, p, strerror(errno));
 				exit(1);
 			}
 			refused++;
@@ -1875,8 +1878,12 @@ int main(int argc, char **argv)
 	free(p);
 
 	/* Process A: CPU 0. */
-#define ADD(arr, n, rel, kind) do { struct target *t_ = add_target(rel, kind); \
-		if (t_) arr[n++] = t_; } while (0)
+#define ADD(arr, n, rel, kind) do {				\
+		struct target *t_ = add_target(rel, kind);	\
+								\
+		if (t_)						\
+			(arr)[(n)++] = t_;			\
+	} while (0)
 	ADD(a, na, "set_ftrace_filter", K_FILTER);
 	if (na)
 		a[0]->probes = true;
@@ -1907,9 +1914,11 @@ int main(int argc, char **argv)
 	for (int i = 0; i < ntargets; i++) {
 		struct target *t = targets[i];
 
-		t->notrace = strstr(t->name, "notrace") != NULL;
-		if (t->kind >= K_DEPTH)
-			t->orig = t->value = read_number(t);
+		t->notrace = strstr(t->name, "notrace");
+		if (t->kind >= K_DEPTH) {
+			t->value = read_number(t);
+			t->orig = t->value;
+		}
 	}
 	p = path_of("set_graph_function");
 	graph = access(p, F_OK) == 0;
@@ -1987,9 +1996,8 @@ int main(int argc, char **argv)
 		total.checks += st.checks;
 	}
 	restore();
-	printf("fh-fuzz: files %ld, writes per file %ld, writes %ld (accepted %ld, "
-	       "rejected %ld), checks %ld, %.0f s%s\n", total.files, writes_per_file,
-	       total.writes, total.accepted, total.rejected,
+	printf("fh-fuzz: files %ld, writes per file %ld, writes %ld (accepted %ld, rejected %ld), checks %ld, %.0f s%s\n",
+	       total.files, writes_per_file, total.writes, total.accepted, total.rejected,
 	       total.checks, now() - t0, failed ? ", FAILED" : "");
 	return failed;
 }
@@ -1998,8 +2006,13 @@ int main(int argc, char **argv)
 
 static int st_fails;
 
-#define EXPECT(cond) do { if (!(cond)) { st_fails++; \
-	fprintf(stderr, "selftest: line %d: %s\n", __LINE__, #cond); } } while (0)
+#define EXPECT(cond) do {						\
+		if (!(cond)) {						\
+			st_fails++;					\
+			fprintf(stderr, "selftest: line %d: %s\n",	\
+				__LINE__, #cond);			\
+		}							\
+	} while (0)
 
 /* Tokens trace_get_user() would hand over for one write, joined by '|'. */
 static void tokens_of(struct parser *p, const char *b, size_t n, char *out, long *consumed)
@@ -2052,7 +2065,7 @@ static void selftest_parser(void)
 	EXPECT(parse_step(&p, " \0cd", 4) == 2 && !parser_complete(&p));
 	/* the kernel's isspace() takes 0xa0; glibc's does not */
 	memset(&p, 0, sizeof(p));
-	tokens_of(&p, "a\xa0" "b ", 4, out, &used);
+	tokens_of(&p, "a\240b ", 4, out, &used);
 	EXPECT(!strcmp(out, "a|b|"));
 	/* overflow */
 	{
@@ -2072,7 +2085,8 @@ static void selftest_regex(void)
 	struct glob g;
 
 	glob_parse(&g, "vfs_read");
-	EXPECT(g.type == M_FULL && !g.not && glob_match(&g, "vfs_read") && !glob_match(&g, "vfs_readv"));
+	EXPECT(g.type == M_FULL && !g.not && glob_match(&g, "vfs_read") &&
+	       !glob_match(&g, "vfs_readv"));
 	glob_parse(&g, "vfs_*");
 	EXPECT(g.type == M_FRONT && !strcmp(g.search, "vfs_") && glob_match(&g, "vfs_read"));
 	glob_parse(&g, "*_read");
@@ -2081,7 +2095,8 @@ static void selftest_regex(void)
 	glob_parse(&g, "*fs_re*");
 	EXPECT(g.type == M_MIDDLE && !strcmp(g.search, "fs_re") && glob_match(&g, "vfs_readv"));
 	glob_parse(&g, "!v*s_read");
-	EXPECT(g.type == M_GLOB && g.not && glob_match(&g, "vfs_read") && !glob_match(&g, "vfs_readv"));
+	EXPECT(g.type == M_GLOB && g.not && glob_match(&g, "vfs_read") &&
+	       !glob_match(&g, "vfs_readv"));
 	glob_parse(&g, "vfs_rea?");
 	EXPECT(g.type == M_GLOB && glob_match(&g, "vfs_read") && !glob_match(&g, "vfs_re"));
 	glob_parse(&g, "vfs_[rw]ead");

@@ -55,10 +55,10 @@ static gid_t gid;
 static int can_search(const struct stat *st)
 {
 	if (st->st_uid == uid)
-		return st->st_mode & S_IXUSR;
+		return st->st_mode & 0100;
 	if (st->st_gid == gid)
-		return st->st_mode & S_IXGRP;
-	return st->st_mode & S_IXOTH;
+		return st->st_mode & 0010;
+	return st->st_mode & 0001;
 }
 
 /* Note the first ancestor of @path that UID:GID cannot search. */

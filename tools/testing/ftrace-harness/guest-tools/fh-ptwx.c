@@ -158,7 +158,8 @@ int main(int argc, char **argv)
 	fclose(f);
 	/* An empty or foreign file would otherwise look clean. */
 	if (!present || !exec) {
-		fprintf(stderr, "fh-ptwx: %s: %lu lines, %lu present, %lu executable: not a page table dump\n",
+		fprintf(stderr,
+			"fh-ptwx: %s: %lu lines, %lu present, %lu executable: not a page table dump\n",
 			argv[1], lines, present, exec);
 		return 2;
 	}
