@@ -38,6 +38,8 @@
  *           the state and the probe, and undo it
  *   -A      a success may leave the start state (see above)
  *   -K CMD  accepts a success's unexpected state when it exits 0
+ *   -F CMD  accepts a failure's changed state when it exits 0 (a state
+ *           the interface documents for a failure, then undone with -u)
  *   -e ERR  another accepted errno (a number), repeatable
  *   -k K, -m MAX  as above (MAX defaults to 2000)
  * Exit status: 0 all outcomes right, 1 a wrong outcome, 2 cannot run.
@@ -59,7 +61,7 @@
 #define MAX_ERRS	8
 
 static const char *name;
-static const char *state_cmd, *undo_cmd, *probe_cmd, *absorb_cmd;
+static const char *state_cmd, *undo_cmd, *probe_cmd, *absorb_cmd, *failed_cmd;
 static int redo, allow_start;
 static int errs[MAX_ERRS] = { ENOMEM };
 static int nr_errs = 1;
@@ -241,7 +243,7 @@ static const char *errname(int err)
 }
 
 static char *start, *after;
-static unsigned long n_failed, n_absorbed, n_uncommitted, n_accepted;
+static unsigned long n_failed, n_absorbed, n_uncommitted, n_accepted, n_failed_other;
 
 /* Undo a success and check that the start state is back. */
 static void undo(unsigned int n)
@@ -304,15 +306,20 @@ static int step(unsigned int n)
 		if (!errno_ok(err))
 			die(1, "n=%u: FAIL: the operation failed with %s, not ENOMEM",
 			    n, errname(err));
-		if (strcmp(s, start)) {
+		if (strcmp(s, start) && failed_cmd && !shell(failed_cmd)) {
+			n_failed_other++;
+			if (!redo)
+				undo(n);
+		} else if (strcmp(s, start)) {
 			printf("fault-inject: %s: n=%u: FAIL: failed with %s but changed the state\n",
 			       name, n, errname(err));
 			show("before", start);
 			show("after the failure", s);
 			undo(n);	/* best effort, to leave the system usable */
 			die(1, "FAIL");
+		} else {
+			n_failed++;
 		}
-		n_failed++;
 		if (redo) {
 			err = run_op();
 			if (err)
@@ -358,7 +365,7 @@ int main(int argc, char **argv)
 	int opt, err;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((opt = getopt(argc, argv, "+s:u:p:rAK:e:k:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "+s:u:p:rAK:F:e:k:m:")) != -1) {
 		switch (opt) {
 		case 's':
 			state_cmd = optarg;
@@ -377,6 +384,9 @@ int main(int argc, char **argv)
 			break;
 		case 'K':
 			absorb_cmd = optarg;
+			break;
+		case 'F':
+			failed_cmd = optarg;
 			break;
 		case 'e':
 			if (nr_errs == MAX_ERRS)
@@ -453,9 +463,9 @@ int main(int argc, char **argv)
 		if (!step(n))
 			break;
 	}
-	printf("fault-inject: %s: %u points in the fault-free run; walked n=1..%u %s (%u runs): %lu failed with the right errno and state, %lu succeeded with the fault-free state, %lu left the start state (change dropped at close), %lu degraded but accepted",
+	printf("fault-inject: %s: %u points in the fault-free run; walked n=1..%u %s (%u runs): %lu failed with the right errno and state, %lu succeeded with the fault-free state, %lu left the start state (change dropped at close), %lu degraded but accepted, %lu failed into a documented state",
 	       name, points, last, stride > 1 ? "in steps" : "every n", tried,
-	       n_failed, n_absorbed, n_uncommitted, n_accepted);
+	       n_failed, n_absorbed, n_uncommitted, n_accepted, n_failed_other);
 	if (stride > 1)
 		printf(" (step %u)", stride);
 	if (stride == 1 && n > max)
