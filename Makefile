@@ -230,7 +230,8 @@ check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir 
 STRESS_TESTS := $(sort $(patsubst $(TOP)/tools/testing/selftests/ftrace/test.d/%,%, \
 	$(wildcard $(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/stress-*.tc \
 		$(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/fuzz-*.tc \
-		$(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/fault-*.tc)))
+		$(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/fault-*.tc \
+		$(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/tramp-wx.tc)))
 stress:
 	@FH_STRESS=full FH_TCG_THREAD=$(if $(filter ours,$(VARIANT)),multi,single) \
 		$(MAKE) --no-print-directory check-arch SHARDS=1 \
