@@ -11,7 +11,8 @@
 #   make timings   seconds per test of the last check (for case-costs.txt)
 #   make bench     the core benchmark, ours and stock side by side
 #   make stress    the reliability cases with their full counts (fuzzer,
-#                  fault injection, churn, hotplug, module cycles)
+#                  fault injection, churn, hotplug, module cycles, graph
+#                  exit, trampoline W+X)
 #   make conformance-golden STOCK=1
 #                  record stock's answers to every file of the core (the
 #                  reference that ftrace/func-conformance.tc compares with)
@@ -171,7 +172,8 @@ livepatch-dir: base
 # The harness's own parsers, on canned logs, before anything is built.
 harness-selftest: deps
 	@PYTHONDONTWRITEBYTECODE=1 $(HARNESS)/selftest.py
-	@checkbashisms $$(git -C $(TOP) ls-files "tools/testing/selftests/ftrace/*.tc") || \
+	@checkbashisms $$(git -C $(TOP) ls-files "tools/testing/selftests/ftrace/*.tc" \
+		"tools/testing/selftests/ftrace/*.sh") || \
 		{ echo "harness: bashisms in our ftracetest cases" >&2; exit 1; }
 
 # The suites are split between $(SHARDS) guests that run at once, one per
@@ -222,7 +224,8 @@ check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir 
 		"Results:  $(RESULTS)"
 
 # The long forms of the reliability cases (issue 13): the fuzzer, fault
-# injection, churn, hotplug, module cycles, with the issue's counts
+# injection, churn, hotplug, module cycles, graph exit, trampoline W+X,
+# with the issue's counts
 # (FH_STRESS=full; make check runs each in a short form).  One guest: on
 # ours it runs multi-threaded TCG, both vCPUs truly at once on the two host
 # cores; stock runs single-threaded (its function_graph self-test hangs

@@ -14,6 +14,10 @@
 out=/tmp/out
 # Cases that leave a file for the host (the conformance transcript) put it here.
 export FH_OUT=$out
+# The harness's kernel log rules, for cases that check their own stretch
+# of the log (fh-lib.sh's fh_log_clean).
+FH_LOGSCAN=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/logscan.sh
+export FH_LOGSCAN
 rm -rf /tmp/ftracetest
 cp -a "$FH_FTRACETEST" /tmp/ftracetest
 cd /tmp/ftracetest || exit 1

@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Shell helpers our cases share (not a case: ftracetest runs *.tc only).
+# A case sources it after defining fail():
+#   . "$FTRACETEST_ROOT/test.d/ftrace/fh-lib.sh"
+
+# The livepatch sample (CONFIG_SAMPLE_LIVEPATCH), the live patch client of
+# livepatch-share.tc, direct-ipmodify-busy.tc and stress-churn.tc: it
+# replaces cmdline_proc_show.
+KLP_MOD=livepatch-sample
+KLP=/sys/kernel/livepatch/livepatch_sample
+
+klp_patched() {
+	grep -q "this has been live patched" /proc/cmdline
+}
+
+# klp_wait_transition WHAT: up to 120 s for the patch's transition.
+klp_wait_transition() {
+	_i=0
+	while [ "$(cat $KLP/transition 2> /dev/null || echo 0)" != 0 ]; do
+		_i=$((_i + 1))
+		[ $_i -lt 600 ] || fail "$1: the live patch transition did not finish in 120 s"
+		sleep 0.2
+	done
+}
+
+# klp_load WHAT: load the sample and wait until it has taken effect.
+klp_load() {
+	modprobe $KLP_MOD || fail "$1: modprobe $KLP_MOD"
+	klp_wait_transition "$1: load"
+	klp_patched || fail "$1: /proc/cmdline is not the patched one"
+}
+
+# klp_unload WHAT: disable the patch, wait until it is gone, unload it.
+klp_unload() {
+	echo 0 > $KLP/enabled || fail "$1: disabling the live patch failed"
+	klp_wait_transition "$1: disable"
+	_i=0
+	while [ -d $KLP ]; do
+		_i=$((_i + 1))
+		[ $_i -lt 600 ] || fail "$1: $KLP did not go"
+		sleep 0.2
+	done
+	rmmod $KLP_MOD || fail "$1: rmmod $KLP_MOD"
+	! klp_patched || fail "$1: still patched after unload"
+}
+
+# fh_tramps: the addresses of ftrace's trampolines with code, as kallsyms
+# lists them (both cores name them ftrace_trampoline).
+fh_tramps() {
+	awk '$3 == "ftrace_trampoline" { print $1 }' /proc/kallsyms
+}
+
+# fh_tramps_at_rest: how many there are once those still being freed have
+# gone (ours frees them from a work item after their grace periods): the
+# least count seen over five seconds.
+fh_tramps_at_rest() {
+	_least=$(fh_tramps | wc -l)
+	_i=0
+	while [ $_i -lt 5 ]; do
+		sleep 1
+		_t=$(fh_tramps | wc -l)
+		[ $_t -ge $_least ] || _least=$_t
+		_i=$((_i + 1))
+	done
+	echo $_least
+}
+
+# fh_log_mark NAME: mark the kernel log where a case's work starts.
+fh_log_mark() {
+	FH_LOG_MARK="$1: start $$"
+	echo "$FH_LOG_MARK" > /dev/kmsg
+}
+
+# fh_log_clean WHAT: fail when the kernel log since the mark reports a
+# problem, by the harness's own rules (logscan.sh, which the guest job
+# names in FH_LOGSCAN; without it the harness still scans the whole log
+# after the suites).
+fh_log_clean() {
+	if [ -z "${FH_LOGSCAN:-}" ] || [ ! -x "$FH_LOGSCAN" ]; then
+		echo "no FH_LOGSCAN: the kernel log is left to the harness's scan"
+		return 0
+	fi
+	dmesg | sed -n "/$FH_LOG_MARK/,\$p" > "$TMPDIR/fh-log.txt"
+	"$FH_LOGSCAN" "$TMPDIR/fh-log.txt" || fail "the kernel complained $1"
+}
