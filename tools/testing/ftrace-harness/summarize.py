@@ -307,14 +307,17 @@ def guest_results(gdir, first, requires):
     # Client suites written in ftracetest's format by the guest job; a
     # kernel or share without them (no livepatch.txt at all) has nothing
     # to report.
-    # kmemleak.txt: the DEBUG=1 kernel's leak scan after the suites.
-    for fn, what, suite in (('livepatch.txt', 'livepatch kselftests', 'livepatch'),
-                            ('kmemleak.txt', 'kmemleak scan', 'kmemleak')):
+    # kmemleak.txt: the DEBUG=1 kernel's leak scan after the suites, one
+    # result per guest (named with the guest), where each livepatch
+    # script runs in one guest only.
+    for fn, what, suite, per_guest in (
+            ('livepatch.txt', 'livepatch kselftests', 'livepatch', False),
+            ('kmemleak.txt', 'kmemleak scan', 'kmemleak', True)):
         text = read(os.path.join(gdir, fn))
         if text is None:
             continue
         ft, ft_problems = ftracetest_run(text, {}, what, suite)
-        if suite == 'kmemleak':     # one per guest: say which
+        if per_guest:
             ft = [(s, n + tag, r, w) for s, n, r, w in ft]
         results += ft
         problems += [p + tag for p in ft_problems]

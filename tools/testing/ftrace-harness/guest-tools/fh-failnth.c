@@ -245,22 +245,31 @@ static const char *errname(int err)
 static char *start, *after;
 static unsigned long n_failed, n_absorbed, n_uncommitted, n_accepted, n_failed_other;
 
-/* Undo a success and check that the start state is back. */
-static void undo(unsigned int n)
+/*
+ * The state now must be @want; otherwise say @what, show both states
+ * (labelled @want_label and @got_label) and fail.
+ */
+static void expect_state(unsigned int n, const char *what, const char *want_label,
+			 const char *want, const char *got_label)
 {
-	char *s;
+	char *s = capture(state_cmd);
 
-	if (undo_cmd && shell(undo_cmd))
-		die(1, "n=%u: the undo command '%s' failed", n, undo_cmd);
-	s = capture(state_cmd);
-	if (strcmp(s, start)) {
-		printf("fault-inject: %s: n=%u: undoing the operation did not restore the start\n",
-		       name, n);
-		show("start", start);
-		show("now", s);
+	if (strcmp(s, want)) {
+		printf("fault-inject: %s: n=%u: %s\n", name, n, what);
+		show(want_label, want);
+		show(got_label, s);
 		die(1, "FAIL");
 	}
 	free(s);
+}
+
+/* Undo a success and check that the start state is back. */
+static void undo(unsigned int n)
+{
+	if (undo_cmd && shell(undo_cmd))
+		die(1, "n=%u: the undo command '%s' failed", n, undo_cmd);
+	expect_state(n, "undoing the operation did not restore the start",
+		     "start", start, "now");
 }
 
 static void probe(unsigned int n, const char *when)
@@ -288,15 +297,8 @@ static int step(unsigned int n)
 		if (err)
 			die(1, "n=%u: FAIL: the operation failed without an injected failure: %s",
 			    n, errname(err));
-		s = capture(state_cmd);
-		if (strcmp(s, after)) {
-			printf("fault-inject: %s: n=%u: FAIL: a fault-free run left another state\n",
-			       name, n);
-			show("expected", after);
-			show("got", s);
-			die(1, "FAIL");
-		}
-		free(s);
+		expect_state(n, "FAIL: a fault-free run left another state",
+			     "expected", after, "got");
 		undo(n);
 		return 0;
 	}
@@ -325,15 +327,8 @@ static int step(unsigned int n)
 			if (err)
 				die(1, "n=%u: FAIL: the operation fails after a failure: %s",
 				    n, errname(err));
-			free(s);
-			s = capture(state_cmd);
-			if (strcmp(s, after)) {
-				printf("fault-inject: %s: n=%u: FAIL: after a failure, the operation leaves another state\n",
-				       name, n);
-				show("expected", after);
-				show("got", s);
-				die(1, "FAIL");
-			}
+			expect_state(n, "FAIL: after a failure, the operation leaves another state",
+				     "expected", after, "got");
 			probe(n, "when the operation was redone after a failure");
 			undo(n);
 		}
