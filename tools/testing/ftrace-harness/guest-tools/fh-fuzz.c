@@ -1273,10 +1273,16 @@ static void regex_session(struct target *t)
 				n = put_delim(b, n);
 			}
 		} else if (style < 87) {
-			/* a plain token split across writes */
+			/*
+			 * A plain token split across writes.  Not a number in
+			 * a graph file: the session may end the token early,
+			 * and a prefix of an out-of-range number ("1735" of
+			 * "17350") is a position, which only ours takes there.
+			 */
 			do
 				gen_token(t, tok, 512, &alone);
-			while (alone);
+			while (alone || (t->kind == K_GRAPH && !divergent &&
+					 isdigit((unsigned char)tok[tok[0] == '!'])));
 			n = 1 + rn(strlen(tok));
 			memcpy(b, tok, n);
 			snprintf(rest, sizeof(rest), "%s", tok + n);
