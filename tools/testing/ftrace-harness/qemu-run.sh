@@ -80,6 +80,9 @@ arch=${FH_ARCH:-x86_64}
 tcg=${FH_TCG_THREAD:-single}
 case $tcg in single|multi) ;; *) die "FH_TCG_THREAD=$tcg: single or multi" ;; esac
 top=$(cd "$here/../../.." && pwd)
+# FH_QEMU_DIR: where the QEMU binaries are, if not the host's (make stress:
+# QEMU 10, see qemu-bpo.sh).
+qdir=${FH_QEMU_DIR:+$FH_QEMU_DIR/}
 case $arch in
 x86_64)
 	if kvm_works; then
@@ -98,7 +101,7 @@ x86_64)
 		tcg_cmdline="tsc=reliable"
 	fi
 	root=/ init=$here/guest-init.sh console=ttyS0
-	machine=(qemu-system-x86_64 "${accel[@]}" -machine q35)
+	machine=("${qdir}qemu-system-x86_64" "${accel[@]}" -machine q35)
 	;;
 arm64)
 	# Pointer authentication with QEMU's own algorithm: the
@@ -106,7 +109,7 @@ arm64)
 	accel_name="tcg,thread=$tcg"
 	root=${FH_ROOTFS:-} init=/fh-init console=ttyAMA0
 	[ -x "$root/fh-init" ] || die "no arm64 guest root at '$root' (make rootfs ARCH=arm64)"
-	machine=(qemu-system-aarch64 -accel tcg,thread=$tcg -machine virt
+	machine=("${qdir}qemu-system-aarch64" -accel tcg,thread=$tcg -machine virt
 		-cpu max,pauth-impdef=on
 		-fsdev "local,id=fhtop,path=$top,security_model=none,readonly=on,multidevs=remap"
 		-device "virtio-9p-pci,fsdev=fhtop,mount_tag=fhtop")
@@ -126,8 +129,13 @@ qemu=("${machine[@]}" -smp 2 -m 2G
 	-device "virtio-9p-pci,fsdev=fhroot,mount_tag=fhroot"
 	-fsdev "local,id=fhout,path=$out,security_model=none"
 	-device "virtio-9p-pci,fsdev=fhout,mount_tag=fhout")
+# FH_QEMU_ARGS: more QEMU arguments, for debugging a guest ("-s" for a
+# gdb stub on port 1234, "-monitor unix:/tmp/m.sock,server,nowait").
+# shellcheck disable=SC2206
+[ -n "${FH_QEMU_ARGS:-}" ] && qemu+=(${FH_QEMU_ARGS})
 
-echo "qemu-run.sh: $(basename "$kernel") $arch accel=$accel_name smp=2 limit=${limit}s out=$out"
+qver=$("${machine[0]}" --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')
+echo "qemu-run.sh: $(basename "$kernel") $arch QEMU $qver accel=$accel_name smp=2 limit=${limit}s out=$out"
 if [ $interactive -eq 1 ]; then
 	"${qemu[@]}" -serial mon:stdio
 	exit $?
