@@ -65,6 +65,17 @@ int ftrace_pattern_add(struct list_head *batch, const char *token,
 		strcpy(pat->module, module);
 		if (!*func)
 			func = "*";
+		/*
+		 * ftrace.rst's module globs: "!glob" means every function
+		 * outside those modules (the kernel's own included), and
+		 * "" or "*" every module.  Parsed in place: ->module is
+		 * only a flag from here on.
+		 */
+		if (*module == '!') {
+			pat->mod_exclude = true;
+			pat->module++;
+		}
+		ftrace_glob_parse(&pat->mod, pat->module);
 	}
 	ftrace_glob_parse(&pat->func, func);
 	pat->exact = pat->func.type == MATCH_FULL;
@@ -129,10 +140,20 @@ static void split_token(char *token, char **cmd, char **param)
 		*(*param)++ = '\0';
 }
 
+/* A ":mod:" parameter that names no one module: a glob, "!...", or "". */
+static bool module_glob(const char *param)
+{
+	return !*param || *param == '!' || strpbrk(param, "*?[\\");
+}
+
 /*
- * One token of a write: a pattern, or a ":mod:" of a loaded module, joins
- * the batch; anything else is the extension's (a ":mod:" for a module not
- * loaded yet, a command), or invalid without one.
+ * One token of a write: a pattern, or a ":mod:" of a loaded module or of
+ * a module glob, joins the batch; anything else is the extension's (a
+ * ":mod:" for a module not loaded yet, a command), or invalid without
+ * one.  A glob is matched against what is loaded now and, like any
+ * pattern, fails the write if it matches nothing: stock would remember
+ * it, but only ever applies remembered names to a module of exactly
+ * that name.
  */
 static int edit_token(struct ftrace_filter_edit *e, char *token,
 		      struct list_head *batch)
@@ -143,9 +164,9 @@ static int edit_token(struct ftrace_filter_edit *e, char *token,
 	if (!cmd)
 		return ftrace_pattern_add(batch, token, NULL);
 	if (!strcmp(cmd, "mod")) {
-		if (!param || !*param)
+		if (!param)
 			return -EINVAL;
-		if (module_loaded(param))
+		if (module_glob(param) || module_loaded(param))
 			return ftrace_pattern_add(batch, token, param);
 	}
 	if (!e->ext)

@@ -151,7 +151,9 @@ const char *ftrace_rec_name(const struct ftrace_group *g,
 struct ftrace_pattern {
 	struct list_head	list;
 	struct ftrace_glob	func;
-	char			*module;	/* NULL: any, "" never */
+	char			*module;	/* NULL: any module or none */
+	struct ftrace_glob	mod;		/* the module glob, "" for every module */
+	bool			mod_exclude;	/* ":mod:!glob": outside those modules */
 	bool			remove;
 	bool			exact;
 	unsigned long		hits;

@@ -171,11 +171,22 @@ static int batch_index_build(struct batch_index *bi, struct list_head *patterns)
 	return 0;
 }
 
+/* Whether @pat's ":mod:" admits a function of @modname (NULL: the kernel's). */
 static bool module_ok(const struct ftrace_pattern *pat, const char *modname)
 {
+	bool in;
+
 	if (!pat->module)
 		return true;
-	return modname && !strcmp(pat->module, modname);
+	if (!modname)
+		in = false;
+	else if (!pat->mod.len)
+		in = true;	/* "" or "*": every module */
+	else if (pat->mod.type == MATCH_INDEX)
+		in = !strcmp(pat->mod.search, modname);	/* a name of digits */
+	else
+		in = ftrace_glob_match(&pat->mod, modname);
+	return in != pat->mod_exclude;
 }
 
 /* Any pattern that can match a record of this group? */

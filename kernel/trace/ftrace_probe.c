@@ -557,25 +557,15 @@ static void mod_apply(struct trace_array *tr, struct module *mod, bool notr)
 {
 	struct list_head *head = notr ? &tr->mod_notrace : &tr->mod_trace;
 	struct ftrace_ops *ops = tr->ops;
-	struct ftrace_pattern *pat, *tmp;
 	struct ftrace_mod_load *ml, *n;
 	struct ftrace_hash *hash;
 	LIST_HEAD(batch);
 
 	list_for_each_entry_safe(ml, n, head, list) {
-		size_t len = strlen(ml->func) + 1;
-
 		if (strcmp(ml->module, mod->name))
 			continue;
-		pat = kzalloc(struct_size(pat, text, len + strlen(ml->module) + 1),
-			      GFP_KERNEL);
-		if (!pat)
+		if (ftrace_pattern_add(&batch, ml->func, ml->module))
 			break;
-		memcpy(pat->text, ml->func, len);
-		pat->module = pat->text + len;
-		strcpy(pat->module, ml->module);
-		ftrace_glob_parse(&pat->func, pat->text);
-		list_add_tail(&pat->list, &batch);
 		list_del(&ml->list);
 		kfree(ml->func);
 		kfree(ml->module);
@@ -593,8 +583,7 @@ static void mod_apply(struct trace_array *tr, struct module *mod, bool notr)
 	} else {
 		ftrace_hash_free(hash);
 	}
-	list_for_each_entry_safe(pat, tmp, &batch, list)
-		kfree(pat);
+	ftrace_patterns_free(&batch);
 }
 
 /**

@@ -707,6 +707,25 @@ static uint64_t lenient_number(const char *s)
 	return v;
 }
 
+/*
+ * Whether a ":mod:" parameter admits a function of @mod (NULL: the
+ * kernel's own), as ftrace.rst documents: a module glob, "" and "*" every
+ * module, a leading '!' everything outside.
+ */
+static bool mod_admits(const char *param, const char *mod)
+{
+	bool exclude = *param == '!', in;
+
+	param += exclude;
+	if (!mod)
+		in = false;
+	else if (!*param || !strcmp(param, "*"))
+		in = true;
+	else
+		in = !fnmatch(param, mod, 0);
+	return in != exclude;
+}
+
 /* Records a pattern selects (a position: the line it names); how many. */
 static int select_recs(const struct glob *g, const char *module, unsigned char *sel)
 {
@@ -725,7 +744,7 @@ static int select_recs(const struct glob *g, const char *module, unsigned char *
 	for (int i = 0; i < nrec; i++) {
 		if (!recs[i].valid)
 			continue;
-		if (module && (!recs[i].mod || strcmp(recs[i].mod, module)))
+		if (module && !mod_admits(module, recs[i].mod))
 			continue;
 		if (glob_match(g, recs[i].name)) {
 			sel[i] = 1;
@@ -763,9 +782,12 @@ static enum verdict eval_token(struct target *t, const char *token, bool apply)
 		if (!param) {
 			/* stock: "f:mod" is "f"; ours refuses it (--divergent) */
 			cmd = NULL;
-		} else if (!*param || strpbrk(param, "*?[!\\")) {
-			return V_EITHER;	/* never generated */
-		} else if (module_is_loaded(param)) {
+		} else if (!*param || strpbrk(param, "*?[!\\") || module_is_loaded(param)) {
+			/*
+			 * A module glob, or a loaded module: matched now.  Stock
+			 * would remember a glob that matches nothing (and never
+			 * apply it), ours refuses it: generated only with hits.
+			 */
 			module = param;
 			cmd = NULL;
 		} else if (func[0] == '!') {
@@ -1121,12 +1143,35 @@ static void gen_token(struct target *t, char *out, size_t cap, bool *alone)
 		narrow_glob(g, sizeof(g));
 		snprintf(out, cap, "!%s", g);
 	} else if (c < 58 && nloaded) {
-		/* a function of a loaded module, by ":mod:" */
+		/*
+		 * A function of a loaded module, by ":mod:" (the graph files:
+		 * stock refuses ":mod:" there, ours takes it: --divergent).
+		 */
 		int k = rn(nrec);
 
 		while (!recs[k].mod || !recs[k].valid)
 			k = (k + 1) % nrec;
 		snprintf(out, cap, "%s%s:mod:%s", chance(30) ? "!" : "", recs[k].name, recs[k].mod);
+		if (t->kind == K_GRAPH && !divergent)
+			snprintf(out, cap, "%s", rand_name());
+		if (t->kind != K_FILTER || chance(50))
+			return;
+		/* ftrace.rst's module globs, each sure to match something */
+		switch (rn(4)) {
+		case 0:
+			snprintf(out, cap, "%s:mod:%s", recs[k].name, chance(50) ? "*" : "");
+			break;
+		case 1:
+			snprintf(out, cap, "%s%s:mod:%.*s*", chance(30) ? "!" : "",
+				 recs[k].name, 1 + rn(strlen(recs[k].mod)), recs[k].mod);
+			break;
+		case 2:
+			snprintf(out, cap, "%s:mod:!%s", rand_name(), recs[k].mod);
+			break;
+		default:
+			snprintf(out, cap, "%s%s:mod:!*", chance(30) ? "!" : "", rand_name());
+			break;
+		}
 	} else if (c < 61) {
 		snprintf(out, cap, "fh_fuzz_no_such_function_%u", rn(1000));
 	} else if (c < 68) {
@@ -2199,6 +2244,29 @@ static void selftest_model(void)
 		int before = t.scount;
 
 		EXPECT(eval_token(&t, recs[dup].name, true) == V_OK && t.scount >= before + 2);
+	}
+	/* module globs: "*" and "" every module, "!*" the kernel, "!m" not m */
+	if (nloaded) {
+		struct glob all;
+		int k = 0, nmod = 0, nm = 0, nvalid = 0;
+		char pre[64];
+
+		while (!recs[k].mod || !recs[k].valid)
+			k++;
+		for (int i = 0; i < nrec; i++) {
+			nvalid += recs[i].valid;
+			nmod += recs[i].valid && recs[i].mod;
+			nm += recs[i].valid && recs[i].mod && !strcmp(recs[i].mod, recs[k].mod);
+		}
+		glob_parse(&all, strcpy(tok, "*"));
+		EXPECT(select_recs(&all, "*", selbuf) == nmod);
+		EXPECT(select_recs(&all, "", selbuf) == nmod);
+		EXPECT(select_recs(&all, "!*", selbuf) == nvalid - nmod);
+		EXPECT(select_recs(&all, recs[k].mod, selbuf) == nm);
+		snprintf(pre, sizeof(pre), "!%s", recs[k].mod);
+		EXPECT(select_recs(&all, pre, selbuf) == nvalid - nm);
+		snprintf(pre, sizeof(pre), "%.2s*", recs[k].mod);
+		EXPECT(select_recs(&all, pre, selbuf) >= nm);
 	}
 	/* the generators' globs stay narrow */
 	for (int k = 0; k < 200; k++) {
