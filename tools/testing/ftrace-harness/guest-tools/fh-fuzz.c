@@ -1329,6 +1329,13 @@ static void regex_session(struct target *t)
 			while (alone || (t->kind == K_GRAPH && !divergent &&
 					 isdigit((unsigned char)tok[tok[0] == '!'])));
 			n = 1 + rn(strlen(tok));
+			/*
+			 * The session may end the token early: "f:mod" alone is
+			 * "f" to stock and EINVAL to ours, so never stop there
+			 * ("f:mod:" means every module to both).
+			 */
+			if (!divergent && n >= 4 && !memcmp(tok + n - 4, ":mod", 4) && tok[n] == ':')
+				n++;
 			memcpy(b, tok, n);
 			snprintf(rest, sizeof(rest), "%s", tok + n);
 			if (w == nw - 1)
