@@ -34,6 +34,8 @@
 #   SKIP="a b"     make check: leave these tests out (the output names them)
 #   INTERACTIVE=1  make run: a shell on the guest console instead of the demo
 #   TIMEOUT=N      hard limit in seconds for one guest boot (default 2700)
+#   CASE_SCALE=N   make check: a case is stopped after N times its measured
+#                  cost, at least 600 s (default 3, 12 under DEBUG=1; 0: never)
 #   SHARDS=N       make check: guests that share the suites, all at once
 #                  (default 2, one per host core)
 #   ROUNDS=N       make bench: tracer switches measured per variant (default 5)
@@ -197,12 +199,18 @@ check:
 	$(MAKE) --no-print-directory check-arch ARCH=x86_64 || s=1; \
 	echo "check: arm64 leaves out $(ARM64_LONG): 23 minutes under TCG there; make check ARCH=arm64 runs it"; \
 	$(MAKE) --no-print-directory check-arch ARCH=arm64 SKIP="$(ARM64_LONG)" || s=1; \
+	$(HARNESS)/verdict.sh $(BUILD)/$(VARIANT)/results/summary.txt \
+		$(BUILD)/$(VARIANT)-arm64/results/summary.txt; \
 	exit $$s
 else
 check: check-arch
 endif
 
 RESULTS    ?= $(OUT)/results
+# A case running CASE_SCALE times its measured cost (case-costs*.txt), and
+# at least 600 s, is stopped by the guest (case-watchdog.sh): a FAIL with
+# the stuck processes' kernel stacks, and the share goes on.  0: no limit.
+CASE_SCALE ?= $(if $(DEBUGSUF),12,3)
 # The listed failures: the variant's, and under DEBUG=1 what only the
 # checkers find.
 KNOWN      := $(HARNESS)/known-failures/$(VARIANT)$(ARCHSUF).txt \
@@ -212,7 +220,8 @@ check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir 
 	@[ -z "$(SKIP)" ] || echo "check: not run ($(ARCH), SKIP): $(SKIP)"
 	@$(HARNESS)/shard.py $(if $(SKIP),--skip "$(SKIP)") $(SHARDS) $(HARNESS)/case-costs$(ARCHSUF).txt $(OUT)/ftracetest \
 		$(OUT)/livepatch $(TESTS) > $(RESULTS)/shards.txt
-	@FH_TOOLS=$(GTOOLS) $(PHASE) guest $(HARNESS)/check-guests.sh $(RESULTS)/shards.txt \
+	@FH_TOOLS=$(GTOOLS) FH_CASE_COSTS=$(HARNESS)/case-costs$(ARCHSUF).txt FH_CASE_SCALE=$(CASE_SCALE) \
+		$(PHASE) guest $(HARNESS)/check-guests.sh $(RESULTS)/shards.txt \
 		$(RESULTS) $(OUT)/$(KIMAGE) $(OUT)/modules $(TIMEOUT) \
 		$(OUT)/ftracetest $(OUT)/livepatch || true
 	@cat $(KNOWN) > $(RESULTS)/known-failures.txt
@@ -243,7 +252,7 @@ STRESS_TESTS := $(sort $(patsubst $(TOP)/tools/testing/selftests/ftrace/test.d/%
 		$(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/tramp-wx.tc)))
 stress: qemu-bpo
 	@FH_QEMU_DIR=$(QEMU_BPO)/usr/bin FH_STRESS=full FH_TCG_THREAD=$(if $(filter ours,$(VARIANT)),multi,single) \
-		$(MAKE) --no-print-directory check-arch SHARDS=1 \
+		$(MAKE) --no-print-directory check-arch SHARDS=1 CASE_SCALE=0 \
 		TIMEOUT=$(if $(filter file,$(origin TIMEOUT)),10800,$(TIMEOUT)) \
 		RESULTS=$(OUT)/results-stress TESTS="$(if $(TESTS),$(TESTS),$(STRESS_TESTS))"
 

@@ -132,6 +132,18 @@ def test_parsers():
         ('Meta-selftest: Checkbashisms', 'UNRESOLVED')])
     check('ftracetest: totals', totals.get('passed'), 2)
 
+    # A guest stopped mid-run: the case it stopped in is named, a FAIL.
+    cut = FTRACETEST.split('[3]')[0] + '[3] ftrace - a case that never ends'
+    ft, totals = summarize.ftracetest(cut, {})
+    check('ftracetest: cut short in a case', [(n, r) for _, n, r, _ in ft][-1],
+          ('ftrace - a case that never ends', 'FAIL'))
+    check('ftracetest: cut short, no totals', totals, {})
+    ft, _ = summarize.ftracetest(FTRACETEST.split('[3]')[0], {})
+    check('ftracetest: cut short between cases', len(ft), 2)
+    # case-watchdog.sh stopped case 2: its FAIL carries the reason.
+    ft, _ = summarize.ftracetest(FTRACETEST, {}, stopped={2: 'stopped'})
+    check('ftracetest: stopped case\'s reason', [w for _, _, _, w in ft][1], 'stopped')
+
 
 def test_logscan():
     with tempfile.NamedTemporaryFile('w', suffix='.log') as f:

@@ -146,10 +146,17 @@ def ftracetest_requires(ftdir):
     return req
 
 
-def ftracetest(text, requires, suite='ftracetest'):
+def ftracetest(text, requires, suite='ftracetest', stopped=None):
+    """Results and totals of one ftracetest run.
+
+    stopped: case number -> why case-watchdog.sh stopped it, given as the
+    reason of its FAIL.  A run cut short ends with a case's "[N] desc"
+    and no result: that case is a FAIL too, the one the guest stopped in.
+    """
     results = []
     totals = {}
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for line in lines:
         m = re.match(r'^\[(\d+)\](?: \(instance\) )?(.*?)\s*\[(\w+)\]\s*$', line)
         if m:
             desc = m.group(2).strip()
@@ -160,16 +167,35 @@ def ftracetest(text, requires, suite='ftracetest'):
             why = ''
             if res == 'UNSUPPORTED':
                 why = 'requires: ' + (requires.get(desc) or '(see test)')
+            elif res != 'PASS' and stopped and int(m.group(1)) in stopped:
+                why = stopped[int(m.group(1))]
             results.append((suite, name, res, why))
         m = re.match(r'^# of (\w+)(?:\(.*\))?:\s+(\d+)', line)
         if m:
             totals[m.group(1)] = int(m.group(2))
+    last = [l for l in lines if l.strip()][-1:]
+    m = re.match(r'^\[(\d+)\](?: \(instance\) )?(.*\S)\s*$', last[0]) if last else None
+    if m and not totals and not re.search(r'\[\w+\]\s*$', last[0]):
+        name = m.group(2).strip() + (' (instance)' if '(instance)' in last[0] else '')
+        results.append((suite, name, 'FAIL', 'cut short: the guest stopped while this case ran'))
     return results, totals
 
 
-def ftracetest_run(text, requires, what, suite='ftracetest'):
+def stopped_cases(gdir):
+    """Case number -> reason, from case-watchdog.sh's case-stopped.txt."""
+    stopped = {}
+    for line in (read(os.path.join(gdir, 'case-stopped.txt')) or '').splitlines():
+        f = line.split('|')
+        if len(f) == 3 and f[0].isdigit():
+            stopped[int(f[0])] = ('stopped by the guest after %s s (its limit: %s s); '
+                                  'the stuck processes are in case-hang-%s.txt' %
+                                  (f[1], f[2], f[0]))
+    return stopped
+
+
+def ftracetest_run(text, requires, what, suite='ftracetest', stopped=None):
     """Results of one ftracetest run, checked against its own totals."""
-    ft, totals = ftracetest(text, requires, suite)
+    ft, totals = ftracetest(text, requires, suite, stopped)
     problems = []
     if not ft:
         problems.append('%s produced no results' % what)
@@ -298,7 +324,9 @@ def guest_results(gdir, first, requires):
         text = read(os.path.join(gdir, fn))
         if text is None and not expected:
             continue        # this guest's share had no such cases
-        ft, ft_problems = ftracetest_run(text or '', requires, what)
+        ft, ft_problems = ftracetest_run(text or '', requires, what,
+                                         stopped=(stopped_cases(gdir)
+                                                  if fn == 'ftracetest.txt' else None))
         if fn == 'ftracetest.txt':
             ft = with_retries(ft, read(os.path.join(gdir, 'ftracetest-retry.txt')),
                               requires)
@@ -334,6 +362,7 @@ def main():
 
     requires = ftracetest_requires(ftdir)
     logp = ''
+    hangs = []
     for i, gdir in enumerate(guests(out)):
         r, p = guest_results(gdir, i == 0, requires)
         results += r
@@ -343,6 +372,8 @@ def main():
             lp = '\n'.join('%s: %s' % (os.path.basename(gdir), l)
                            for l in lp.splitlines())
         logp = '\n'.join(x for x in (logp, lp) if x)
+        for fn in sorted(f for f in os.listdir(gdir) if re.match(r'^case-hang-\d+\.txt$', f)):
+            hangs.append((os.path.join(gdir, fn), read(os.path.join(gdir, fn)) or ''))
 
     results.append(('guest', 'kernel log free of oops/BUG/WARNING/lockdep/stall/hung task',
                     'FAIL' if logp else 'PASS', ''))
@@ -403,6 +434,12 @@ def main():
         lines.append('')
         lines.append('Listed as known failures but not run at all:')
         lines += ['    ' + s for s in stale]
+    # What a stopped case was waiting for, here since CI shows the
+    # output and not the files.
+    for path, text in hangs:
+        lines.append('')
+        lines.append('Stopped by the guest (case-watchdog.sh), from %s:' % path)
+        lines += ['    ' + l for l in text.splitlines()[:80]]
     if failed:
         lines.append('')
         lines.append('FAILED:')

@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# case-watchdog.sh FTRACETEST_PID LOG_DIR OUT COSTS SCALE
+#
+# Runs in the guest beside ftracetest (job-check.sh).  A case still running
+# after SCALE times its cost in COSTS (case-costs*.txt, the seconds make
+# check measured; 20 s when unlisted), and never less than 600 s, is
+# stopped: one hung case then costs the run one FAIL, not the rest of its
+# guest's share and every result after it (a CI run lost a whole guest to
+# a case that never ended and left no trace of which one it was).
+#
+# Before the kill, OUT/case-hang-N.txt gets each process of the case with
+# its state, wait channel and kernel stack, and the tail of the case's log:
+# what it was waiting for.  OUT/case-stopped.txt gets "N|seconds|limit"
+# for the summary, which gives the reason beside the case's FAIL.
+#
+# The running case is the one with the highest number among ftracetest's
+# per-case logs (N-NAME-log.XXXXXX, created as a case starts; -k keeps
+# them).  SCALE 0: no limit (make stress, whose full counts outlast any
+# cost measured by make check).
+set -u
+
+[ $# -eq 5 ] || { echo "usage: $0 FTRACETEST_PID LOG_DIR OUT COSTS SCALE" >&2; exit 2; }
+ft=$1 logdir=$2 out=$3 costs=$4 scale=$5
+floor=${FH_CASE_FLOOR:-600}	# lower only to test this script
+[ "$scale" -gt 0 ] 2>/dev/null || exit 0
+
+uptime_s() { cut -d. -f1 /proc/uptime; }
+
+# Seconds measured for the case whose file is named $1 (costs are listed
+# by path under test.d; a case's log carries its file's name only).
+cost_of() {
+	awk -v n="$1" '!/^#/ { b = $2; sub(".*/", "", b); if (b == n) { print $1; exit } }' \
+		"$costs" 2>/dev/null
+}
+
+# The descendants of process $1, parents first.
+descendants() {
+	local p
+
+	for p in $(grep -l "^PPid:[[:space:]]*$1\$" /proc/[0-9]*/status 2>/dev/null |
+		   cut -d/ -f3); do
+		echo "$p"
+		descendants "$p"
+	done
+}
+
+dump() { # pid: one process of the stuck case
+	echo "--- pid $1: $(tr '\0' ' ' < "/proc/$1/cmdline" 2>/dev/null)"
+	grep -E '^(State|PPid):' "/proc/$1/status" 2>/dev/null
+	echo "wchan: $(cat "/proc/$1/wchan" 2>/dev/null)"
+	cat "/proc/$1/stack" 2>/dev/null
+}
+
+cur='' t0=0 limit=0 n=0
+while kill -0 "$ft" 2>/dev/null; do
+	sleep 5
+	log='' best=-1
+	for f in "$logdir"/[0-9]*-*-log.*; do
+		[ -e "$f" ] || continue
+		f=${f##*/}
+		if [ "${f%%-*}" -gt "$best" ] 2>/dev/null; then
+			best=${f%%-*} log=$f
+		fi
+	done
+	[ -n "$log" ] || continue
+	if [ "$log" != "$cur" ]; then
+		cur=$log t0=$(uptime_s)
+		n=${log%%-*}
+		name=${log#*-}
+		name=${name%-log.*}
+		c=$(cost_of "$name")
+		limit=$((${c:-20} * scale))
+		[ "$limit" -ge "$floor" ] || limit=$floor
+		continue
+	fi
+	el=$(($(uptime_s) - t0))
+	[ "$el" -ge "$limit" ] || continue
+
+	pids=$(descendants "$ft")
+	echo "harness: case $n ($name) still running after ${el}s (limit ${limit}s): stopping it, see case-hang-$n.txt"
+	{
+		echo "case $n ($name): running for ${el}s, limit ${limit}s"
+		for p in $pids; do
+			dump "$p"
+		done
+		echo "--- the last 40 lines of $log"
+		tail -n 40 "$logdir/$log"
+	} > "$out/case-hang-$n.txt" 2>&1
+	echo "$n|$el|$limit" >> "$out/case-stopped.txt"
+	# The case's subshell ends by SIGKILL, a non-zero status: ftracetest
+	# counts a FAIL and goes on with the next case.
+	[ -z "$pids" ] || kill -KILL $pids 2>/dev/null
+	# Once per case, even if a process stuck in the kernel outlives it.
+	limit=999999999
+done
