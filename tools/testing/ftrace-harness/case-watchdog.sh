@@ -10,9 +10,10 @@
 # guest's share and every result after it (a CI run lost a whole guest to
 # a case that never ended and left no trace of which one it was).
 #
-# Before the kill, OUT/case-hang-N.txt gets each process of the case with
-# its state, wait channel and kernel stack, and the tail of the case's log:
-# what it was waiting for.  OUT/case-stopped.txt gets "N|seconds|limit"
+# Before the kill, the console gets each process of the case with its
+# state, wait channel and kernel stack (lines "harness: stuck| "), and
+# OUT/case-hang-N.txt the same and the tail of the case's log: what it was
+# waiting for.  OUT/case-stopped.txt gets "N|seconds|limit"
 # for the summary, which gives the reason beside the case's FAIL.
 #
 # The running case is the one with the highest number among ftracetest's
@@ -79,19 +80,21 @@ while kill -0 "$ft" 2>/dev/null; do
 	[ "$el" -ge "$limit" ] || continue
 
 	pids=$(descendants "$ft")
-	echo "harness: case $n ($name) still running after ${el}s (limit ${limit}s): stopping it, see case-hang-$n.txt"
-	{
-		echo "case $n ($name): running for ${el}s, limit ${limit}s"
-		for p in $pids; do
-			dump "$p"
-		done
-		echo "--- the last 40 lines of $log"
-		tail -n 40 "$logdir/$log"
-	} > "$out/case-hang-$n.txt" 2>&1
-	echo "$n|$el|$limit" >> "$out/case-stopped.txt"
+	# From /proc only, and on the console first: the results share is
+	# 9p, which may be what the case is stuck on.
+	procs=$(for p in $pids; do dump "$p"; done)
+	echo "harness: case $n ($name) still running after ${el}s (limit ${limit}s): stopping it"
+	printf '%s\n' "$procs" | sed 's/^/harness: stuck| /'
 	# The case's subshell ends by SIGKILL, a non-zero status: ftracetest
 	# counts a FAIL and goes on with the next case.
 	[ -z "$pids" ] || kill -KILL $pids 2>/dev/null
+	{
+		echo "case $n ($name): running for ${el}s, limit ${limit}s"
+		printf '%s\n' "$procs"
+		echo "--- the last 30 lines of $log"
+		tail -n 30 "$logdir/$log"
+	} > "$out/case-hang-$n.txt" 2>&1
+	echo "$n|$el|$limit" >> "$out/case-stopped.txt"
 	# Once per case, even if a process stuck in the kernel outlives it.
 	limit=999999999
 done
