@@ -109,9 +109,11 @@ int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
 			ret = -ENODEV;
 			goto free;
 		}
-		ret = trace_parser_get_init(&ff->parser, FILTER_TOKEN_MAX);
-		if (ret)
+		/* It returns 1, not an errno: a positive open() is a VFS WARN. */
+		if (trace_parser_get_init(&ff->parser, FILTER_TOKEN_MAX)) {
+			ret = -ENOMEM;
 			goto free;
+		}
 		ret = ftrace_filter_edit_begin(&ff->edit, ops, &file_ext,
 					       flag & FTRACE_ITER_NOTRACE,
 					       file->f_flags & O_TRUNC);
@@ -157,8 +159,10 @@ static ssize_t regex_write(struct file *file, const char __user *ubuf,
 	 * from then, this write, a space after each token and the NUL.
 	 */
 	text = kvmalloc(parser->idx + cnt + 2, GFP_KERNEL);
-	if (!text)
-		return -ENOMEM;
+	if (!text) {
+		ret = -ENOMEM;
+		goto failed;
+	}
 	while (done < cnt) {
 		ssize_t read = trace_get_user(parser, ubuf + done, cnt - done, ppos);
 
@@ -185,12 +189,15 @@ static ssize_t regex_write(struct file *file, const char __user *ubuf,
 	if (!ret)
 		ret = ftrace_filter_edit_text(&ff->edit, text);
 	kvfree(text);
-	if (ret) {
-		ff->failed = true;
-		return ret;
-	}
+	if (ret)
+		goto failed;
 	ff->written = true;
 	return done;
+
+failed:
+	/* A failed write, whatever failed, is never committed at close. */
+	ff->failed = true;
+	return ret;
 }
 
 /**
