@@ -23,8 +23,9 @@
  * outside the armed window.
  *
  * The fault-free reference run arms fail-nth with a huge N and so also
- * counts the points (P).  -k K walks only about K values of N spread over
- * 1..P (and P itself), for a short run; otherwise every N up to -m MAX.
+ * counts the points (P).  -k K walks every N up to HEAD, then about K
+ * values of N spread over the rest of 1..P (and P itself), for a short
+ * run; otherwise every N up to -m MAX.
  *
  * Usage: fh-failnth [options] NAME OP ARGS...
  *   OP: write FILE TEXT | append FILE TEXT | mkdir DIR | insmod KO [PARAMS]
@@ -59,6 +60,8 @@
 /* Far more points than any operation has, for the counting run. */
 #define COUNT_ARM	1000000000u
 #define MAX_ERRS	8
+/* A sampled walk takes every n up to this one first. */
+#define HEAD		8u
 
 static const char *name;
 static const char *state_cmd, *undo_cmd, *probe_cmd, *absorb_cmd, *failed_cmd;
@@ -445,9 +448,14 @@ int main(int argc, char **argv)
 	if (!points)
 		die(2, "the operation reached no fault injection point");
 
-	/* -m caps a walk of every n; a sampled walk is bounded by -k. */
+	/*
+	 * -m caps a walk of every n; a sampled walk is bounded by -k, and
+	 * takes every n up to HEAD first: the first points are the common
+	 * path (open, copying the write), which a stride would step over
+	 * (a positive return of open() went unseen that way).
+	 */
 	stride = k && points > k ? points / k : 1;
-	for (n = 1; n <= max || stride > 1; n += stride) {
+	for (n = 1; n <= max || stride > 1; n += n < HEAD ? 1 : stride) {
 		/* A short walk takes P itself last, the final point. */
 		if (stride > 1 && n > points && last < points)
 			n = points;
@@ -462,7 +470,7 @@ int main(int argc, char **argv)
 	       name, points, last, stride > 1 ? "in steps" : "every n", tried,
 	       n_failed, n_absorbed, n_uncommitted, n_accepted, n_failed_other);
 	if (stride > 1)
-		printf(" (step %u)", stride);
+		printf(" (every n up to %u, then step %u)", HEAD, stride);
 	if (stride == 1 && n > max)
 		printf("; stopped at the cap %u", max);
 	printf("\nfault-inject: %s: PASS\n", name);
