@@ -146,6 +146,16 @@ def ftracetest_requires(ftdir):
     return req
 
 
+# The start of a case's line in ftracetest's output: "[N] " or
+# "[N] (instance) ", then the description.
+CASE_LINE = r'^\[(\d+)\](?: \(instance\) )?'
+
+
+def case_name(desc, line):
+    """A case's name: its description, marked when run in an instance."""
+    return desc.strip() + (' (instance)' if '(instance)' in line else '')
+
+
 def ftracetest(text, requires, suite='ftracetest', stopped=None):
     """Results and totals of one ftracetest run.
 
@@ -157,10 +167,10 @@ def ftracetest(text, requires, suite='ftracetest', stopped=None):
     totals = {}
     lines = text.splitlines()
     for line in lines:
-        m = re.match(r'^\[(\d+)\](?: \(instance\) )?(.*?)\s*\[(\w+)\]\s*$', line)
+        m = re.match(CASE_LINE + r'(.*?)\s*\[(\w+)\]\s*$', line)
         if m:
             desc = m.group(2).strip()
-            name = desc + (' (instance)' if '(instance)' in line else '')
+            name = case_name(desc, line)
             res = {'PASS': 'PASS', 'FAIL': 'FAIL', 'UNRESOLVED': 'UNRESOLVED',
                    'UNTESTED': 'UNTESTED', 'UNSUPPORTED': 'UNSUPPORTED',
                    'XFAIL': 'XFAIL'}.get(m.group(3), 'FAIL')
@@ -174,10 +184,10 @@ def ftracetest(text, requires, suite='ftracetest', stopped=None):
         if m:
             totals[m.group(1)] = int(m.group(2))
     last = [l for l in lines if l.strip()][-1:]
-    m = re.match(r'^\[(\d+)\](?: \(instance\) )?(.*\S)\s*$', last[0]) if last else None
+    m = re.match(CASE_LINE + r'(.*\S)\s*$', last[0]) if last else None
     if m and not totals and not re.search(r'\[\w+\]\s*$', last[0]):
-        name = m.group(2).strip() + (' (instance)' if '(instance)' in last[0] else '')
-        results.append((suite, name, 'FAIL', 'cut short: the guest stopped while this case ran'))
+        results.append((suite, case_name(m.group(2), last[0]), 'FAIL',
+                        'cut short: the guest stopped while this case ran'))
     return results, totals
 
 
