@@ -164,8 +164,9 @@ static int edit_token(struct ftrace_filter_edit *e, char *token,
 	if (!cmd)
 		return ftrace_pattern_add(batch, token, NULL);
 	if (!strcmp(cmd, "mod")) {
+		/* "f:mod" names no module: it is "f", as it always was. */
 		if (!param)
-			return -EINVAL;
+			return ftrace_pattern_add(batch, token, NULL);
 		if (module_glob(param) || module_loaded(param))
 			return ftrace_pattern_add(batch, token, param);
 	}
@@ -179,6 +180,11 @@ static int edit_token(struct ftrace_filter_edit *e, char *token,
  * @e: the edit
  * @text: the tokens (modified)
  *
+ * A ',' is part of a token, as it always was in the files ("a,b" is a
+ * glob that matches nothing); only the boot parameters separate names
+ * with commas (ftrace_set_early_filter()), and the in-kernel callers
+ * that take comma lists (perf, fprobe) split them before calling.
+ *
  * Return: 0 or a negative errno; on error the edit is unchanged (commands
  * already run stay done).
  */
@@ -188,7 +194,7 @@ int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text)
 	char *token;
 	int ret = 0;
 
-	while (!ret && (token = strsep(&text, " \t\n,")) != NULL) {
+	while (!ret && (token = strsep(&text, " \t\n")) != NULL) {
 		if (*token)
 			ret = edit_token(e, token, &batch);
 	}
@@ -446,15 +452,21 @@ EXPORT_SYMBOL_GPL(ftrace_ops_set_global_filter);
  * @ops: the ops
  * @buf: comma-separated patterns (modified)
  * @enable: the filter if non-zero, else the notrace hash
+ *
+ * Each name stands alone: one that matches nothing is reported and the
+ * others still apply, so a typo on the command line costs one name.
  */
 void __init ftrace_set_early_filter(struct ftrace_ops *ops, char *buf, int enable)
 {
 	struct ftrace_filter_edit e = {};
+	char *name;
 
 	if (ftrace_filter_edit_begin(&e, ops, NULL, !enable, false))
 		return;
-	if (ftrace_filter_edit_text(&e, buf))
-		pr_warn("ftrace: boot %s \"%s\" matched nothing; ignored\n",
-			enable ? "filter" : "notrace", buf);
+	while ((name = strsep(&buf, ",")) != NULL) {
+		if (*name && ftrace_filter_edit_text(&e, name))
+			pr_warn("ftrace: boot %s \"%s\" matched nothing; ignored\n",
+				enable ? "filter" : "notrace", name);
+	}
 	ftrace_filter_edit_end(&e, true);
 }

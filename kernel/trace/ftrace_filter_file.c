@@ -14,14 +14,22 @@
  * ("func:traceon:5", ftrace_probe.c) and ":mod:" entries for modules not
  * loaded yet, remembered in the trace array's cache until one is.  These
  * come to the editor as its extension (struct ftrace_filter_edit_ext).
+ * The session edits a copy of the cache too ("!f:mod:m" forgets what any
+ * earlier session remembered), committed with the hash.
  */
+#include <linux/kallsyms.h>
 #include <linux/slab.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
 #include "ftrace_files.h"
 
-#define FILTER_TOKEN_MAX	1024
+/*
+ * The longest token a filter file takes: a symbol as kallsyms prints it,
+ * with room for wildcards.  Stock's limit to the byte, so that a script
+ * refused by one kernel is refused by the other.
+ */
+#define FILTER_TOKEN_MAX	(KSYM_SYMBOL_LEN + 4)
 
 static struct ftrace_filter_file *edit_file(struct ftrace_filter_edit *e)
 {
@@ -42,7 +50,16 @@ static int file_token(struct ftrace_filter_edit *e, char *token, char *cmd,
 	return ftrace_run_command(ff->tr, e->hash, token, cmd, param, !e->notr);
 }
 
-/* The remembered ":mod:" entries join the trace array's cache. */
+static struct list_head *file_cache(struct ftrace_filter_file *ff)
+{
+	return ff->edit.notr ? &ff->tr->mod_notrace : &ff->tr->mod_trace;
+}
+
+/*
+ * The session's ":mod:" entries replace the trace array's cache: they
+ * began as a copy of it (or empty, with O_TRUNC), so what the session
+ * forgot ("!*:mod:m") is forgotten and what it added is kept.
+ */
 static void file_commit(struct ftrace_filter_edit *e)
 {
 	struct ftrace_filter_file *ff = edit_file(e);
@@ -50,9 +67,8 @@ static void file_commit(struct ftrace_filter_edit *e)
 
 	if (!ff->tr)
 		return;
-	cache = e->notr ? &ff->tr->mod_notrace : &ff->tr->mod_trace;
-	if (e->truncate)
-		ftrace_mod_cache_clear(cache);
+	cache = file_cache(ff);
+	ftrace_mod_cache_clear(cache);
 	list_splice_tail_init(&ff->mods, cache);
 	/*
 	 * A filter waiting for a module must not read as empty (all
@@ -120,6 +136,13 @@ int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
 		if (ret)
 			goto parser;
 		ff->editing = true;
+		if (tr && !ff->edit.truncate) {
+			mutex_lock(&ftrace_lock);
+			ret = ftrace_mod_cache_copy(&ff->mods, file_cache(ff));
+			mutex_unlock(&ftrace_lock);
+			if (ret)
+				goto edit;
+		}
 	}
 	ret = ftrace_filter_seq_open(ff, file);
 	if (ret)

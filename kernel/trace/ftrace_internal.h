@@ -317,6 +317,7 @@ void ftrace_mod_cache_show(struct seq_file *m, struct list_head *head);
 int ftrace_mod_cache_add(struct trace_array *tr, struct list_head *head,
 			 const char *func, const char *module, bool remove);
 void ftrace_mod_cache_clear(struct list_head *head);
+int ftrace_mod_cache_copy(struct list_head *dst, struct list_head *src);
 
 /* The function profiler (ftrace_profile.c, fgraph_profile.c) */
 struct profile_slot {

@@ -479,13 +479,23 @@ void ftrace_probes_show(struct seq_file *m, struct trace_array *tr)
 
 /* ---- ":mod:" entries for modules not loaded yet ---- */
 
+static void mod_load_free(struct ftrace_mod_load *ml)
+{
+	list_del(&ml->list);
+	kfree(ml->func);
+	kfree(ml->module);
+	kfree(ml);
+}
+
 /**
  * ftrace_mod_cache_add - remember (or forget) "func:mod:module"
  * @tr: the trace array (for the caller's locking only)
  * @head: the list to edit
- * @func: the function glob, with a leading '!' to forget
+ * @func: the function glob as written ("" is every function of the
+ *	module), with a leading '!' to forget
  * @module: the module's name
- * @remove: forget matching entries instead
+ * @remove: forget matching entries instead: those of @module written
+ *	with the same function, or all of them for "*"
  *
  * Return: 0, -EINVAL if there was nothing to forget, -ENOMEM.
  */
@@ -498,12 +508,10 @@ int ftrace_mod_cache_add(struct trace_array *tr, struct list_head *head,
 	if (remove) {
 		func++;
 		list_for_each_entry_safe(ml, n, head, list) {
-			if (strcmp(ml->module, module) || strcmp(ml->func, func))
+			if (strcmp(ml->module, module) ||
+			    (strcmp(func, "*") && strcmp(ml->func, func)))
 				continue;
-			list_del(&ml->list);
-			kfree(ml->func);
-			kfree(ml->module);
-			kfree(ml);
+			mod_load_free(ml);
 			found++;
 		}
 		return found ? 0 : -EINVAL;
@@ -511,7 +519,8 @@ int ftrace_mod_cache_add(struct trace_array *tr, struct list_head *head,
 	ml = kzalloc(sizeof(*ml), GFP_KERNEL);
 	if (!ml)
 		return -ENOMEM;
-	ml->func = kstrdup(*func ? func : "*", GFP_KERNEL);
+	/* Kept as written: it reads back as the user wrote it. */
+	ml->func = kstrdup(func, GFP_KERNEL);
 	ml->module = kstrdup(module, GFP_KERNEL);
 	if (!ml->func || !ml->module) {
 		kfree(ml->func);
@@ -524,6 +533,28 @@ int ftrace_mod_cache_add(struct trace_array *tr, struct list_head *head,
 }
 
 /**
+ * ftrace_mod_cache_copy - copy remembered ":mod:" entries
+ * @dst: an empty list
+ * @src: the entries to copy
+ *
+ * Return: 0, or -ENOMEM (then @dst is empty).
+ */
+int ftrace_mod_cache_copy(struct list_head *dst, struct list_head *src)
+{
+	struct ftrace_mod_load *ml;
+	int ret;
+
+	list_for_each_entry(ml, src, list) {
+		ret = ftrace_mod_cache_add(NULL, dst, ml->func, ml->module, false);
+		if (ret) {
+			ftrace_mod_cache_clear(dst);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/**
  * ftrace_mod_cache_clear - forget every remembered ":mod:" entry of a list
  * @head: the list
  */
@@ -531,12 +562,8 @@ void ftrace_mod_cache_clear(struct list_head *head)
 {
 	struct ftrace_mod_load *ml, *n;
 
-	list_for_each_entry_safe(ml, n, head, list) {
-		list_del(&ml->list);
-		kfree(ml->func);
-		kfree(ml->module);
-		kfree(ml);
-	}
+	list_for_each_entry_safe(ml, n, head, list)
+		mod_load_free(ml);
 }
 
 /**
@@ -566,10 +593,7 @@ static void mod_apply(struct trace_array *tr, struct module *mod, bool notr)
 			continue;
 		if (ftrace_pattern_add(&batch, ml->func, ml->module))
 			break;
-		list_del(&ml->list);
-		kfree(ml->func);
-		kfree(ml->module);
-		kfree(ml);
+		mod_load_free(ml);
 	}
 	if (list_empty(&batch))
 		return;

@@ -86,6 +86,11 @@ void ftrace_destroy_function_files(struct trace_array *tr)
 	if (tr->ops && !(tr->flags & TRACE_ARRAY_FL_GLOBAL)) {
 		ftrace_destroy_filter_files(tr->ops);
 		ftrace_free_ftrace_ops(tr);
+		/* ":mod:" entries still waiting for their module */
+		mutex_lock(&ftrace_lock);
+		ftrace_mod_cache_clear(&tr->mod_trace);
+		ftrace_mod_cache_clear(&tr->mod_notrace);
+		mutex_unlock(&ftrace_lock);
 	}
 }
 

@@ -780,7 +780,7 @@ static enum verdict eval_token(struct target *t, const char *token, bool apply)
 	}
 	if (cmd && !strcmp(cmd, "mod")) {
 		if (!param) {
-			/* stock: "f:mod" is "f"; ours refuses it (--divergent) */
+			/* "f:mod" names no module: it is plain "f" */
 			cmd = NULL;
 		} else if (!*param || strpbrk(param, "*?[!\\") || module_is_loaded(param)) {
 			/*
@@ -1205,7 +1205,7 @@ static void gen_token(struct target *t, char *out, size_t cap, bool *alone)
 		*alone = true;
 		if (t->kind == K_FILTER && t->snmods >= MAX_MODS - 1)
 			snprintf(out, cap, "%s", rand_name());
-	} else if (c < 87 && divergent) {
+	} else if (c < 87) {
 		/* forgetting cached entries, also those of earlier sessions */
 		unsigned int m = rn(3);
 
@@ -1231,18 +1231,18 @@ static void gen_token(struct target *t, char *out, size_t cap, bool *alone)
 
 		snprintf(out, cap, "%s:%s", rand_name(), bad[rn(4)]);
 		*alone = true;
-	} else if (c < 97 && divergent) {
-		/* stock has no ',' separator */
+	} else if (c < 97) {
+		/* no ',' separator in the files: one name that matches nothing */
 		snprintf(out, cap, "%s,%s", rand_name(), rand_name());
 		*alone = true;
-	} else if (c < 98 && divergent) {
-		/* positions stock reads with simple_strtoul(…, 0) */
+	} else if (c < 98) {
+		/* positions read with simple_strtoul(…, 0) */
 		static const char * const q[] = { "010", "5abc", "0x1f", "08" };
 
 		snprintf(out, cap, "%s", q[rn(4)]);
 		*alone = true;
-	} else if (c < 99 && divergent) {
-		/* stock: "f:mod" is "f"; ours refuses it */
+	} else if (c < 99) {
+		/* "f:mod" is "f" */
 		snprintf(out, cap, "%s:mod", rand_name());
 		*alone = true;
 	} else {
@@ -1329,13 +1329,6 @@ static void regex_session(struct target *t)
 			while (alone || (t->kind == K_GRAPH && !divergent &&
 					 isdigit((unsigned char)tok[tok[0] == '!'])));
 			n = 1 + rn(strlen(tok));
-			/*
-			 * The session may end the token early: "f:mod" alone is
-			 * "f" to stock and EINVAL to ours, so never stop there
-			 * ("f:mod:" means every module to both).
-			 */
-			if (!divergent && n >= 4 && !memcmp(tok + n - 4, ":mod", 4) && tok[n] == ':')
-				n++;
 			memcpy(b, tok, n);
 			snprintf(rest, sizeof(rest), "%s", tok + n);
 			if (w == nw - 1)
