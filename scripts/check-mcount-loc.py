@@ -5,15 +5,23 @@
 check-mcount-loc.py [--arch x86_64|arm64] [--objdump OBJDUMP] [--nm NM]
                     vmlinux [module.ko...]
 
-x86_64: every "call __fentry__" in the disassembly of traced code must have
-a record in the call-site table, and every record must point at such a call:
+x86_64, ours (CONFIG_PREFER_C_RECORDMCOUNT, patch 0001): scripts/recordmcount
+turned each "call __fentry__" into the 5-byte NOP (nopl 0x0(%rax,%rax,1))
+and its relocation into R_X86_64_NONE; no call to __fentry__ may be left,
+and the sites must match the records:
 
   vmlinux  the sorted table between __start_mcount_loc and
-           __stop_mcount_loc, read from the file, against the addresses of
-           the calls in 'objdump -d'
+           __stop_mcount_loc, read from the file (without the copies of
+           its last entry that pad it where 'recordmcount -V' dropped the
+           dead sites), against the functions of 'objdump -d' that start
+           with that NOP (after an ENDBR64, if any)
   modules  the relocations of .rela__mcount_loc, resolved to section +
-           offset through the symbol table, against the calls that
-           'objdump -dr' shows relocated to __fentry__
+           offset through the symbol table, against the NOPs that
+           'objdump -dr' shows with an R_X86_64_NONE to __fentry__
+
+x86_64, stock: the sites are the calls to __fentry__ ('objdump -d' for
+vmlinux, the calls 'objdump -dr' shows relocated to __fentry__ for a
+module), and the table is not padded.
 
 arm64: the compiler's patchable entries (-fpatchable-function-entry=N,M,
 read from the build's own command lines: 2 for stock, 3,1 for ours) are
@@ -93,16 +101,44 @@ def vmlinux_table(path, nm, arch):
     raise ValueError('__start_mcount_loc is in no section')
 
 
-CALL = re.compile(r'^\s*([0-9a-f]+):\s+call\s+[0-9a-f]+ <__fentry__>')
-
-
-def vmlinux_calls(path, objdump):
-    out = run([objdump, '-d', '--no-show-raw-insn', path])
-    return [int(m.group(1), 16) for m in map(CALL.match, out.splitlines()) if m]
-
-
 FUNC = re.compile(r'^([0-9a-f]+) <([^>]+)>:$')
 INSN = re.compile(r'^\s*([0-9a-f]+):\s+(\S+)\s*(\S*)')
+CALL = re.compile(r'^\s*([0-9a-f]+):\s+call\s+[0-9a-f]+ <__fentry__>')
+NOP5 = 'nopl 0x0(%rax,%rax,1)'
+
+
+def vmlinux_sites(path, objdump, nops):
+    """x86_64: the functions of vmlinux that start with the NOP (after an
+    ENDBR64), and the calls to __fentry__ left; or,
+    without NOPS (stock), the calls and nothing left."""
+    sites, calls = [], []
+    first = None        # the current function's first instructions
+    for line in run([objdump, '-d', '--no-show-raw-insn', path]).splitlines():
+        m = FUNC.match(line)
+        if m:
+            first = []
+            continue
+        m = CALL.match(line)
+        if m:
+            calls.append(int(m.group(1), 16))
+        m = INSN.match(line)
+        if not m or first is None:
+            continue
+        insn = ' '.join(line.split('\t', 1)[-1].split())
+        first.append(insn)
+        if insn == NOP5 and first[:-1] in ([], ['endbr64']):
+            sites.append(int(m.group(1), 16))
+        if insn != 'endbr64' or len(first) > 1:
+            first = None
+    return (sites, calls) if nops else (calls, [])
+
+
+def strip_padding(table):
+    """The table without the copies of its last entry that pad it."""
+    n = len(table)
+    while n > 1 and table[n - 1] == table[n - 2]:
+        n -= 1
+    return table[:n]
 
 
 def entry_nops(path, objdump, skip, prefix, reloc=False):
@@ -237,9 +273,11 @@ def module_table(path):
     return recs
 
 
-def module_calls(path, objdump):
-    """(section, offset) of each call relocated to __fentry__ in a module."""
-    calls = []
+def module_sites(path, objdump, nops):
+    """(section, offset) of each NOP of a module whose relocation to
+    __fentry__ was made R_X86_64_NONE, and of each call to __fentry__ left;
+    or, without NOPS (stock), of the calls, and nothing left."""
+    sites, calls = [], []
     section = None
     last = None
     for line in run([objdump, '-dr', '--no-show-raw-insn', path]).splitlines():
@@ -251,10 +289,23 @@ def module_calls(path, objdump):
         if m and not line.lstrip().startswith(m.group(1) + ': R_'):
             last = (int(m.group(1), 16), m.group(2))
             continue
-        m = re.match(r'^\s*([0-9a-f]+): R_X86_64_(?:PLT|PC)32\s+__fentry__-0x4', line)
-        if m and last and last[1] == 'call' and int(m.group(1), 16) == last[0] + 1:
+        m = re.match(r'^\s*([0-9a-f]+): R_X86_64_(\S+)\s+__fentry__-0x4', line)
+        if not m or not last or int(m.group(1), 16) != last[0] + 1:
+            continue
+        if m.group(2) == 'NONE' and last[1] == 'nopl':
+            sites.append((section, last[0]))
+        elif last[1] == 'call':
             calls.append((section, last[0]))
-    return calls
+    return (sites, calls) if nops else (calls, [])
+
+
+def no_calls_left(label, calls, fmt):
+    """x86_64: a call to __fentry__ that recordmcount left is a site the
+    kernel would never see."""
+    if calls:
+        print('  MCOUNT  %s: %d calls to __fentry__ left, e.g. %s' %
+              (label, len(calls), fmt(calls[0])))
+    return not calls
 
 
 def compare(label, recorded, called, fmt):
@@ -262,9 +313,9 @@ def compare(label, recorded, called, fmt):
     extra = sorted(set(recorded) - set(called))
     dups = len(recorded) - len(set(recorded))
     ok = not missing and not extra and not dups
-    print('  MCOUNT  %s: %d call sites, %d records%s' %
+    print('  MCOUNT  %s: %d sites, %d records%s' %
           (label, len(called), len(recorded), '' if ok else ': MISMATCH'))
-    for what, items in (('not recorded', missing), ('not a call', extra)):
+    for what, items in (('not recorded', missing), ('not a site', extra)):
         for i in items[:5]:
             print('    %s: %s' % (what, fmt(i)))
         if len(items) > 5:
@@ -274,11 +325,20 @@ def compare(label, recorded, called, fmt):
     return ok
 
 
-def buildtime_sort():
+def config_has(option, default):
     try:
-        return 'CONFIG_BUILDTIME_MCOUNT_SORT=y\n' in open('.config').read()
+        return 'CONFIG_%s=y\n' % option in open('.config').read()
     except OSError:
-        return True
+        return default
+
+
+def buildtime_sort():
+    return config_has('BUILDTIME_MCOUNT_SORT', True)
+
+
+def nop_sites():
+    """Whether our recordmcount built the x86_64 sites as NOPs."""
+    return config_has('PREFER_C_RECORDMCOUNT', False)
 
 
 def main(argv):
@@ -310,7 +370,11 @@ def main(argv):
             return 1
         calls = arm64_sites(argv[0], tool['objdump'], skip, prefix, table)
     else:
-        calls = vmlinux_calls(argv[0], tool['objdump'])
+        nops = nop_sites()
+        if nops:
+            table = strip_padding(table)
+        calls, left = vmlinux_sites(argv[0], tool['objdump'], nops)
+        ok &= no_calls_left('vmlinux', left, hex)
     ok &= compare('vmlinux', table, calls, hex)
     for ko in argv[1:]:
         recs = module_table(ko)
@@ -318,7 +382,9 @@ def main(argv):
             calls = arm64_sites(ko, tool['objdump'], skip, prefix, recs,
                                 reloc=True)
         else:
-            calls = module_calls(ko, tool['objdump'])
+            calls, left = module_sites(ko, tool['objdump'], nops)
+            ok &= no_calls_left(ko.rsplit('/', 1)[-1], left,
+                                lambda r: '%s+%#x' % r)
         ok &= compare(ko.rsplit('/', 1)[-1], recs, calls,
                       lambda r: '%s+%#x' % r)
     return 0 if ok else 1

@@ -3,13 +3,16 @@
  * recordmcount - record the fentry call sites of an object in __mcount_loc
  *
  * Usage: recordmcount [-w] FILE.o...
+ *        recordmcount -V vmlinux
  *
  * Kbuild runs this on every object compiled with CC_FLAGS_FTRACE.  With
  * -mfentry, GCC starts each traced function with "call __fentry__"; the
- * dynamic ftrace core must know where every one of those calls is, so that
- * it can turn them into NOPs at boot (or module load) and back into calls
- * only while someone traces.  This tool finds them from the relocations
- * against __fentry__ and appends two sections to the object:
+ * dynamic ftrace core must know where every one of those sites is, so that
+ * it can make them calls only while someone traces.  This tool finds them
+ * from the relocations against __fentry__, turns each call into the 5-byte
+ * NOP the kernel uses for an untraced site (its relocation becomes
+ * R_X86_64_NONE, so that the linker leaves the NOP alone), and appends two
+ * sections to the object:
  *
  *   __mcount_loc       one 8-byte slot per call site, in file order
  *   .rela__mcount_loc  an R_X86_64_64 relocation per slot, against the
@@ -35,6 +38,14 @@
  * The file is rewritten whole: original bytes first, then the new section
  * data, a grown copy of the section-name table and a new section header
  * table.  The old name table stays behind unreferenced.
+ *
+ * So neither boot nor module load writes a site: they only build the
+ * records, and each site is compared with the NOP before it is first
+ * patched.  What the linker adds is handled by -V, run on vmlinux after
+ * sorttable: a weak function the linker overrode keeps its body, and its
+ * NOP and record, but loses its symbol.  Such a site is dead code; -V
+ * drops its entry from the table (see prune_vmlinux()), so that boot need
+ * not ask kallsyms about every site to find them.
  */
 #include <elf.h>
 #include <errno.h>
@@ -52,6 +63,13 @@
 #define MCOUNT_RELA_SEC	".rela__mcount_loc"
 #define FENTRY_SYM	"__fentry__"
 #define CALL_OPCODE	0xe8	/* call rel32 */
+#define START_SYM	"__start_mcount_loc"
+#define STOP_SYM	"__stop_mcount_loc"
+/* How far into its function a live site may be: after an ENDBR64. */
+#define SITE_MAX_OFFSET	4
+
+/* The kernel's 5-byte NOP (x86_nops[5]): what an untraced site holds. */
+static const unsigned char nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
 struct obj {
 	const char *path;
@@ -116,7 +134,8 @@ static int find_section(const struct obj *o, const char *name)
 	return -1;
 }
 
-static int load(struct obj *o, const char *path)
+/* Read @path, an x86_64 ELF file of @type (ET_REL or ET_EXEC). */
+static int load(struct obj *o, const char *path, Elf64_Half type)
 {
 	struct stat st;
 	unsigned int i, shndx = 0;
@@ -151,8 +170,9 @@ static int load(struct obj *o, const char *path)
 		return fail(o, "not an ELF file");
 	if (o->eh->e_ident[EI_CLASS] != ELFCLASS64 ||
 	    o->eh->e_ident[EI_DATA] != ELFDATA2LSB ||
-	    o->eh->e_machine != EM_X86_64 || o->eh->e_type != ET_REL)
-		return fail(o, "not an x86_64 relocatable object");
+	    o->eh->e_machine != EM_X86_64 || o->eh->e_type != type)
+		return fail(o, type == ET_REL ? "not an x86_64 relocatable object" :
+			    "not an x86_64 executable");
 	if (o->eh->e_shentsize != sizeof(Elf64_Shdr) ||
 	    !in_file(o, o->eh->e_shoff, sizeof(Elf64_Shdr)))
 		return fail(o, "bad section header table");
@@ -284,13 +304,17 @@ static int add_site(struct sites *s, unsigned int sym, Elf64_Sxword addend)
 	return 0;
 }
 
-/* Collect the call sites in the text section that relocation section @r patches. */
+/*
+ * Collect the call sites in the text section that relocation section @r
+ * patches, and make each one the NOP (in @o's buffer, which write_out()
+ * writes back).
+ */
 static int scan_rela(const struct obj *o, unsigned int r, long fentry,
 		     struct sites *out)
 {
 	const Elf64_Shdr *rs = &o->sh[r];
 	const Elf64_Shdr *text;
-	const Elf64_Rela *rela;
+	Elf64_Rela *rela;
 	size_t i, n;
 
 	if (rs->sh_info >= o->shnum)
@@ -299,7 +323,7 @@ static int scan_rela(const struct obj *o, unsigned int r, long fentry,
 	if (!(text->sh_flags & SHF_EXECINSTR) || text->sh_type != SHT_PROGBITS)
 		return 0;	/* data may point at __fentry__; not a call site */
 
-	rela = (const Elf64_Rela *)(o->buf + rs->sh_offset);
+	rela = (Elf64_Rela *)(o->buf + rs->sh_offset);
 	n = rs->sh_size / sizeof(*rela);
 	for (i = 0; i < n; i++) {
 		unsigned int type = ELF64_R_TYPE(rela[i].r_info);
@@ -330,6 +354,9 @@ static int scan_rela(const struct obj *o, unsigned int r, long fentry,
 				    sec_name(o, rs->sh_info));
 		if (add_site(out, sym, addend))
 			return fail(o, "out of memory");
+		memcpy(o->buf + text->sh_offset + off - 1, nop5, sizeof(nop5));
+		rela[i].r_info = ELF64_R_INFO(ELF64_R_SYM(rela[i].r_info),
+					      R_X86_64_NONE);
 	}
 	return 0;
 }
@@ -437,7 +464,7 @@ static int process(const char *path)
 	long fentry = -1;
 	int ret = -1;
 
-	if (load(&o, path))
+	if (load(&o, path, ET_REL))
 		goto out;
 	if (!o.symtab || find_section(&o, MCOUNT_SEC) >= 0) {
 		ret = 0;	/* nothing to link against, or done already */
@@ -467,16 +494,151 @@ out:
 	return ret;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The start addresses of @o's functions (symbols of type STT_FUNC defined
+ * in executable sections), sorted; NULL on allocation failure.
+ */
+static uint64_t *function_starts(const struct obj *o, size_t *count)
+{
+	size_t i, n, k = 0;
+	Elf64_Sym *sym = symbols(o, &n);
+	uint64_t *v = malloc((n ? n : 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	for (i = 1; i < n; i++) {
+		unsigned int sec = sym_shndx(o, &sym[i], i);
+
+		if (ELF64_ST_TYPE(sym[i].st_info) == STT_FUNC && sec &&
+		    sec < o->shnum && (o->sh[sec].sh_flags & SHF_EXECINSTR))
+			v[k++] = sym[i].st_value;
+	}
+	qsort(v, k, sizeof(*v), cmp_u64);
+	*count = k;
+	return v;
+}
+
+/* Whether a function starts at @ip or at most SITE_MAX_OFFSET before it. */
+static bool at_function_start(const uint64_t *starts, size_t n, uint64_t ip)
+{
+	size_t lo = 0, hi = n;
+
+	/* the first start above @ip */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (starts[mid] <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && ip - starts[lo - 1] <= SITE_MAX_OFFSET;
+}
+
+/* The value of the symbol @name in @o, or 0. */
+static uint64_t symbol_value(const struct obj *o, const char *name)
+{
+	size_t i, n;
+	Elf64_Sym *sym = symbols(o, &n);
+
+	for (i = 1; i < n; i++)
+		if (!strcmp(sym_name(o, &sym[i]), name))
+			return sym[i].st_value;
+	return 0;
+}
+
+/*
+ * -V: drop vmlinux's records of dead sites, those of the weak functions
+ * the linker overrode (no function symbol at or just before the site: the
+ * kernel's own test, FTRACE_SITE_MAX_OFFSET, done here once instead of
+ * with a kallsyms look-up per site at every boot).  The live entries keep
+ * their (sorted) order at the start of the table; the slots left over
+ * repeat the last live entry, which the kernel drops as a duplicate.  A
+ * copy rather than a zero because a relocatable kernel adds its load
+ * offset to every slot.  The file is written in place.
+ */
+static int prune_vmlinux(const char *path)
+{
+	uint64_t start, stop, *table, *starts = NULL;
+	size_t i, n, nstarts, live = 0;
+	unsigned int sec;
+	struct obj o;
+	int fd, ret = -1;
+
+	if (load(&o, path, ET_EXEC))
+		goto out;
+	if (!o.symtab) {
+		fail(&o, "no symbol table");
+		goto out;
+	}
+	start = symbol_value(&o, START_SYM);
+	stop = symbol_value(&o, STOP_SYM);
+	if (!start || stop < start || (stop - start) % 8) {
+		fail(&o, "no %s..%s table", START_SYM, STOP_SYM);
+		goto out;
+	}
+	for (sec = 1; sec < o.shnum; sec++) {
+		const Elf64_Shdr *sh = &o.sh[sec];
+
+		if (sh->sh_type == SHT_PROGBITS && (sh->sh_flags & SHF_ALLOC) &&
+		    sh->sh_addr <= start && stop - sh->sh_addr <= sh->sh_size)
+			break;
+	}
+	if (sec == o.shnum) {
+		fail(&o, "%s is in no section of the file", START_SYM);
+		goto out;
+	}
+	starts = function_starts(&o, &nstarts);
+	if (!starts) {
+		fail(&o, "out of memory");
+		goto out;
+	}
+	table = (uint64_t *)(o.buf + o.sh[sec].sh_offset + (start - o.sh[sec].sh_addr));
+	n = (stop - start) / 8;
+	for (i = 0; i < n; i++)
+		if (table[i] && at_function_start(starts, nstarts, table[i]))
+			table[live++] = table[i];
+	for (i = live; i < n; i++)
+		table[i] = live ? table[live - 1] : 0;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0 ||
+	    pwrite(fd, table, n * 8, (char *)table - (char *)o.buf) != (ssize_t)(n * 8) ||
+	    fsync(fd)) {
+		fail(&o, "write failed: %s", strerror(errno));
+	} else {
+		printf("  MCOUNT  %s: %zu call sites, %zu in overridden weak functions dropped\n",
+		       path, live, n - live);
+		ret = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+out:
+	free(starts);
+	free(o.buf);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	int i = 1, ret = 0;
 
+	if (argc == 3 && !strcmp(argv[1], "-V"))
+		return prune_vmlinux(argv[2]) ? 1 : 0;
 	if (i < argc && !strcmp(argv[i], "-w")) {
 		warn_only = true;
 		i++;
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: recordmcount [-w] file.o...\n");
+		fprintf(stderr, "usage: recordmcount [-w] file.o...\n"
+			"       recordmcount -V vmlinux\n");
 		return 2;
 	}
 	for (; i < argc; i++)

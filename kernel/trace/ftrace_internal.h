@@ -294,6 +294,16 @@ int ftrace_tramp_kallsym(unsigned int symnum, unsigned long *value,
 
 /* ---- Architecture back end (arch/<arch>/kernel/ftrace.c) ---- */
 
+/*
+ * An arch whose build leaves vmlinux's sites as NOPs and lists no dead
+ * site in the table says so in <asm/ftrace.h>: boot then writes and looks
+ * up nothing.  Otherwise each site goes through ftrace_arch_init_site()
+ * and kallsyms at boot.
+ */
+#ifndef FTRACE_SITES_READY_AT_BUILD
+#define FTRACE_SITES_READY_AT_BUILD	0
+#endif
+
 int ftrace_arch_init_site(unsigned long ip);
 void ftrace_arch_patch_begin(void);
 int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,

@@ -409,6 +409,39 @@ static void rec_live_location(struct kunit *test)
 	mutex_unlock(&ftrace_lock);
 }
 
+/*
+ * Every live record of vmlinux is at the start of a function: the dead
+ * sites of overridden weak functions were retired at boot or, where the
+ * build drops them (FTRACE_SITES_READY_AT_BUILD), are not in the table.
+ */
+static void rec_vmlinux_no_dead_sites(struct kunit *test)
+{
+	unsigned long size, off, live = 0, dead = 0, first = 0;
+	struct ftrace_group *g;
+	struct dyn_ftrace *rec;
+
+	mutex_lock(&ftrace_lock);
+	for_each_ftrace_group(g) {
+		if (g->mod)
+			continue;
+		for_each_group_rec(g, rec) {
+			unsigned long ip = ftrace_rec_ip(g, rec);
+
+			if (rec->flags & FTRACE_REC_FREED)
+				continue;
+			live++;
+			if (kallsyms_lookup_size_offset(ip, &size, &off) &&
+			    off <= FTRACE_SITE_MAX_OFFSET)
+				continue;
+			if (!dead++)
+				first = ip;
+		}
+	}
+	mutex_unlock(&ftrace_lock);
+	KUNIT_EXPECT_GT(test, live, 0UL);
+	KUNIT_EXPECT_EQ_MSG(test, dead, 0UL, "first at %pS", (void *)first);
+}
+
 /* ---- Record state: counting ops, deciding the site's instruction ---- */
 
 struct state_fixture {
@@ -800,6 +833,7 @@ static struct kunit_case rec_cases[] = {
 	KUNIT_CASE(rec_group_layout),
 	KUNIT_CASE(rec_group_find),
 	KUNIT_CASE(rec_live_location),
+	KUNIT_CASE(rec_vmlinux_no_dead_sites),
 	{}
 };
 

@@ -17,6 +17,7 @@
 #include <linux/module.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/timex.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
@@ -461,15 +462,6 @@ static int init_group_sites(struct ftrace_group *g)
 }
 
 /*
- * Retire the records of sites that are not at the start of a function: a
- * weak function the linker overrode keeps its body and its call site, but
- * not its symbol, so kallsyms names the site after the function before
- * it.  Listed, such a record would show that name twice; traced, it would
- * never fire.  Like freed text, it is never touched again.
- *
- * Return: how many were retired.
- */
-/*
  * Mark a record FREED with what a recount would give it (no ops wants it):
  * it is never recounted again, and a partial recount must not find a
  * stale count on it.
@@ -479,6 +471,15 @@ static void rec_retire(struct dyn_ftrace *rec)
 	rec->flags = ftrace_rec_recount(rec->flags | FTRACE_REC_FREED, 0, NULL);
 }
 
+/*
+ * Retire the records of sites that are not at the start of a function: a
+ * weak function the linker overrode keeps its body and its call site, but
+ * not its symbol, so kallsyms names the site after the function before
+ * it.  Listed, such a record would show that name twice; traced, it would
+ * never fire.  Like freed text, it is never touched again.
+ *
+ * Return: how many were retired.
+ */
 static unsigned int retire_dead_sites(struct ftrace_group *g)
 {
 	unsigned long size, off;
@@ -525,16 +526,24 @@ extern unsigned long __start_mcount_loc[];
 extern unsigned long __stop_mcount_loc[];
 
 /**
- * ftrace_init - turn every call site of vmlinux into a NOP
+ * ftrace_init - build the records of vmlinux's call sites, make them NOPs
  *
  * Runs once in start_kernel(), on one CPU with interrupts off: sites are
- * written directly.
+ * written directly.  Where the build made them NOPs and dropped the dead
+ * ones (FTRACE_SITES_READY_AT_BUILD), only the records are built; each
+ * site is still compared with the NOP before it is first patched.
  */
 void __init ftrace_init(void)
 {
 	unsigned long count = __stop_mcount_loc - __start_mcount_loc;
+	char how[80] = "set up (NOPs, no dead sites: done at build time)";
 	struct ftrace_group *g;
-	u64 t0 = local_clock();
+	/*
+	 * Both clocks: this early the scheduler clock may still be counting
+	 * jiffies, which do not move with interrupts off.
+	 */
+	cycles_t c0 = get_cycles();
+	u64 t0 = local_clock(), us;
 
 	count = ftrace_sort_ips(__start_mcount_loc, count);
 	adjust_ips(__start_mcount_loc, count);
@@ -545,14 +554,19 @@ void __init ftrace_init(void)
 		ftrace_dead = 1;
 		return;
 	}
-	if (init_group_sites(g)) {
-		ftrace_group_destroy(g);
-		return;
+	if (!FTRACE_SITES_READY_AT_BUILD) {
+		if (init_group_sites(g)) {
+			ftrace_group_destroy(g);
+			return;
+		}
+		retire_dead_sites(g);
+		snprintf(how, sizeof(how), "converted to NOPs (%u in overridden weak functions)",
+			 g->freed);
 	}
-	retire_dead_sites(g);
 	publish_group(g);
-	pr_info("ftrace: %lu call sites converted to NOPs in %llu us (%u in overridden weak functions); records take %lu bytes (%lu pages, %lu.%02lu bytes per site)\n",
-		count, div_u64(local_clock() - t0, NSEC_PER_USEC), g->freed,
+	us = div_u64(local_clock() - t0, NSEC_PER_USEC);
+	pr_info("ftrace: %lu call sites %s in %llu us (%llu cycles); records take %lu bytes (%lu pages, %lu.%02lu bytes per site)\n",
+		count, how, us, (u64)(get_cycles() - c0),
 		(unsigned long)g->pages * PAGE_SIZE, (unsigned long)g->pages,
 		g->pages * PAGE_SIZE / count,
 		(g->pages * PAGE_SIZE % count) * 100 / count);

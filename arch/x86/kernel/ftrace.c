@@ -9,10 +9,12 @@
  * any write the site is read back and compared with what the core
  * believes is there; a difference is reported, never overwritten.
  *
- * At boot and module load the text is not running yet and is written
- * directly (text_poke_early()).  Afterwards writes go through
- * text_poke_queue(), which batches them behind int3 breakpoints that
- * emulate the new instruction: no CPU is stopped.
+ * scripts/recordmcount writes the NOP over each site at build time, so
+ * boot writes nothing; a module's sites are checked at load, and one that
+ * still holds the call (built by another tool) is written directly
+ * (text_poke_early()): its text is not running yet.  Afterwards writes go
+ * through text_poke_queue(), which batches them behind int3 breakpoints
+ * that emulate the new instruction: no CPU is stopped.
  */
 #include <linux/ftrace.h>
 #include <linux/memory.h>
@@ -55,40 +57,52 @@ static void site_insn(u8 insn[MCOUNT_INSN_SIZE], unsigned long ip,
 }
 
 /*
- * Check that @ip holds what it should.  The injection counter lets a
- * test make the next checks fail as if the text had been changed behind
- * our back.
+ * Read the instruction at @ip.  The injection counter lets a test make
+ * the next reads differ as if the text had been changed behind our back.
  */
-static int site_check(unsigned long ip, const u8 expect[MCOUNT_INSN_SIZE])
+static int site_read(unsigned long ip, u8 cur[MCOUNT_INSN_SIZE])
 {
-	u8 cur[MCOUNT_INSN_SIZE];
-
 	if (copy_from_kernel_nofault(cur, (void *)ip, MCOUNT_INSN_SIZE))
 		return -EFAULT;
 	if (atomic_add_unless(&ftrace_inject_mismatch, -1, 0))
 		cur[0] ^= 0xff;
-	if (memcmp(cur, expect, MCOUNT_INSN_SIZE))
-		return -EINVAL;
 	return 0;
 }
 
+/* Check that @ip holds what it should. */
+static int site_check(unsigned long ip, const u8 expect[MCOUNT_INSN_SIZE])
+{
+	u8 cur[MCOUNT_INSN_SIZE];
+	int ret = site_read(ip, cur);
+
+	if (ret)
+		return ret;
+	return memcmp(cur, expect, MCOUNT_INSN_SIZE) ? -EINVAL : 0;
+}
+
 /**
- * ftrace_arch_init_site - turn a fresh "call __fentry__" into a NOP
- * @ip: the site; its text is not running yet (boot or module load)
+ * ftrace_arch_init_site - check a module's fresh site, make it a NOP
+ * @ip: the site; its text is not running yet
  *
- * Return: 0, -EFAULT if unreadable, -EINVAL if it is not the call.
+ * The build made it the NOP already (scripts/recordmcount); a module
+ * built by another tool may still hold "call __fentry__".
+ *
+ * Return: 0, -EFAULT if unreadable, -EINVAL if it is neither.
  */
 int __init_or_module ftrace_arch_init_site(unsigned long ip)
 {
-	u8 old[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
-	int ret;
+	u8 cur[MCOUNT_INSN_SIZE], call[MCOUNT_INSN_SIZE], nop[MCOUNT_INSN_SIZE];
+	int ret = site_read(ip, cur);
 
-	site_insn(old, ip, MCOUNT_ADDR);
-	site_insn(new, ip, 0);
-	ret = site_check(ip, old);
 	if (ret)
 		return ret;
-	text_poke_early((void *)ip, new, MCOUNT_INSN_SIZE);
+	site_insn(nop, ip, 0);
+	if (!memcmp(cur, nop, MCOUNT_INSN_SIZE))
+		return 0;
+	site_insn(call, ip, MCOUNT_ADDR);
+	if (memcmp(cur, call, MCOUNT_INSN_SIZE))
+		return -EINVAL;
+	text_poke_early((void *)ip, nop, MCOUNT_INSN_SIZE);
 	return 0;
 }
 

@@ -23,6 +23,12 @@
 #include <asm/ibt.h>
 #define FTRACE_SITE_MAX_OFFSET	ENDBR_INSN_SIZE
 
+/*
+ * The build leaves vmlinux's sites ready: each is the NOP, and the table
+ * lists no dead site (scripts/recordmcount, and its -V pass on vmlinux).
+ */
+#define FTRACE_SITES_READY_AT_BUILD	1
+
 #ifndef __ASSEMBLY__
 extern void __fentry__(void);
 
