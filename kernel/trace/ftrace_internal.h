@@ -107,6 +107,8 @@ struct ftrace_group *ftrace_group_create(struct module *mod,
 					 const unsigned long *ips,
 					 unsigned long count);
 void ftrace_group_destroy(struct ftrace_group *g);
+void ftrace_group_destroy_rcu(struct ftrace_group *g);
+unsigned int ftrace_group_trim(struct ftrace_group *g);
 
 /* ---- Hashes of addresses (ftrace_hash.c) ---- */
 

@@ -4,6 +4,14 @@
  * each an array of 8-byte records sorted by address, looked up by binary
  * search.  vmlinux's __mcount_loc is sorted at build time (sorttable);
  * a module's list is sorted at load.
+ *
+ * A group is allocated in whole pages (alloc_pages_exact()): kvzalloc()
+ * would round vmlinux's 170 KiB up to the next power of two, half as
+ * much again, and what dyn_ftrace_total_info counts would not be what the
+ * records take.  Whole pages also let the pages of a freed tail go back
+ * (ftrace_group_trim(): vmlinux's init text ends its array).  A group of
+ * half a page or less (a small module's) comes from the slab instead and
+ * counts no pages (g->pages is 0).
  */
 #include <linux/kallsyms.h>
 #include <linux/module.h>
@@ -79,7 +87,10 @@ struct ftrace_group *ftrace_group_create(struct module *mod,
 		return NULL;
 
 	size = struct_size(g, recs, count);
-	g = kvzalloc(size, GFP_KERNEL);
+	if (size <= PAGE_SIZE / 2)
+		g = kzalloc(size, GFP_KERNEL);
+	else
+		g = alloc_pages_exact(size, GFP_KERNEL | __GFP_ZERO);
 	if (!g)
 		return NULL;
 
@@ -87,7 +98,7 @@ struct ftrace_group *ftrace_group_create(struct module *mod,
 	g->base = ips[0];
 	g->last = ips[count - 1];
 	g->count = count;
-	g->pages = DIV_ROUND_UP(size, PAGE_SIZE);
+	g->pages = size <= PAGE_SIZE / 2 ? 0 : DIV_ROUND_UP(size, PAGE_SIZE);
 	for (i = 0; i < count; i++)
 		g->recs[i].off = ips[i] - g->base;
 	return g;
@@ -99,7 +110,79 @@ struct ftrace_group *ftrace_group_create(struct module *mod,
  */
 void ftrace_group_destroy(struct ftrace_group *g)
 {
-	kvfree(g);
+	if (g->pages)
+		free_pages_exact(g, (size_t)g->pages * PAGE_SIZE);
+	else
+		kfree(g);
+}
+
+static void group_destroy_rcu(struct rcu_head *rcu)
+{
+	ftrace_group_destroy(container_of(rcu, struct ftrace_group, rcu));
+}
+
+/**
+ * ftrace_group_destroy_rcu - free a group after the RCU readers of it
+ * @g: the group, just taken off ftrace_groups
+ */
+void ftrace_group_destroy_rcu(struct ftrace_group *g)
+{
+	call_rcu(&g->rcu, group_destroy_rcu);
+}
+
+/* Pages of a trimmed tail, freed once no RCU reader can be in them */
+struct group_tail {
+	struct rcu_head	rcu;
+	void		*addr;
+	size_t		size;
+};
+
+static void group_tail_free(struct rcu_head *rcu)
+{
+	struct group_tail *t = container_of(rcu, struct group_tail, rcu);
+
+	free_pages_exact(t->addr, t->size);
+	kfree(t);
+}
+
+/**
+ * ftrace_group_trim - give back the whole pages of a group's freed tail
+ * @g: a published group, some of whose records were just freed
+ *
+ * The records freed last in address order (vmlinux's init text ends its
+ * array) leave the group: its count and last site shrink at once, under
+ * ftrace_lock, and the pages past the records that remain are freed after
+ * an RCU grace period, since a look-up may still be reading them.
+ *
+ * Context: ftrace_lock held.
+ * Return: the pages given back.
+ */
+unsigned int ftrace_group_trim(struct ftrace_group *g)
+{
+	unsigned int n = g->count, keep;
+	struct group_tail *t;
+
+	ftrace_assert_locked();
+	while (n && (g->recs[n - 1].flags & FTRACE_REC_FREED))
+		n--;
+	/* All freed: the group goes with its owner. */
+	if (!n)
+		return 0;
+	keep = DIV_ROUND_UP(struct_size(g, recs, n), PAGE_SIZE);
+	if (keep >= g->pages)
+		return 0;	/* nothing whole to give back, or from the slab */
+	t = kmalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return 0;
+	g->freed -= g->count - n;
+	WRITE_ONCE(g->last, ftrace_rec_ip(g, &g->recs[n - 1]));
+	WRITE_ONCE(g->count, n);
+	ftrace_groups_gen++;
+	t->addr = (void *)g + (size_t)keep * PAGE_SIZE;
+	t->size = (size_t)(g->pages - keep) * PAGE_SIZE;
+	g->pages = keep;
+	call_rcu(&t->rcu, group_tail_free);
+	return t->size / PAGE_SIZE;
 }
 
 /**
@@ -116,9 +199,11 @@ void ftrace_group_destroy(struct ftrace_group *g)
 struct dyn_ftrace *ftrace_group_find(struct ftrace_group *g,
 				     unsigned long start, unsigned long end)
 {
-	unsigned long lo = 0, hi = g->count;
+	/* A trim may shrink both under a reader (ftrace_group_trim()). */
+	unsigned long lo = 0, hi = READ_ONCE(g->count);
+	unsigned long count = hi, last = READ_ONCE(g->last);
 
-	if (end < g->base || start > g->last + MCOUNT_INSN_SIZE - 1)
+	if (end < g->base || start > last + MCOUNT_INSN_SIZE - 1)
 		return NULL;
 
 	/* First record whose last byte is at or after start */
@@ -130,7 +215,7 @@ struct dyn_ftrace *ftrace_group_find(struct ftrace_group *g,
 		else
 			hi = mid;
 	}
-	if (lo == g->count || ftrace_rec_ip(g, &g->recs[lo]) > end)
+	if (lo == count || ftrace_rec_ip(g, &g->recs[lo]) > end)
 		return NULL;
 	return &g->recs[lo];
 }

@@ -669,7 +669,7 @@ void ftrace_release_mod(struct module *mod)
 	ftrace_drop_init_syms(mod);
 	mutex_unlock(&ftrace_lock);
 	if (g)
-		kvfree_rcu(g, rcu);
+		ftrace_group_destroy_rcu(g);
 }
 #endif /* CONFIG_MODULES */
 
@@ -708,9 +708,12 @@ void ftrace_free_mem(struct module *mod, void *start, void *end)
 	struct ftrace_group *g;
 
 	mutex_lock(&ftrace_lock);
-	for_each_ftrace_group(g)
-		if (g->mod == mod)
-			free_range(g, (unsigned long)start, (unsigned long)end);
+	for_each_ftrace_group(g) {
+		if (g->mod != mod)
+			continue;
+		free_range(g, (unsigned long)start, (unsigned long)end);
+		ftrace_number_of_pages -= ftrace_group_trim(g);
+	}
 	mutex_unlock(&ftrace_lock);
 }
 
