@@ -23,6 +23,9 @@
 #                  (kernel/configs/ftrace-debug.config: KASAN, kmemleak,
 #                  debug objects, W+X) into build/VARIANT-debug; make check
 #                  DEBUG=1 checks stock, then ours (x86_64 unless ARCH=)
+#   PART=K/N       run the K-th of N parts of the suites (shard.py
+#                  --part): N runs, in N sessions if need be, cover every
+#                  test once; for DEBUG=1, whose suite outlasts a session
 #   ARCH=arm64     build and boot for arm64 (default x86_64; make check
 #                  without ARCH checks both, one after the other): a cross
 #                  compiler, qemu-system-aarch64, and a guest root made of
@@ -206,7 +209,7 @@ else
 check: check-arch
 endif
 
-RESULTS    ?= $(OUT)/results
+RESULTS    ?= $(OUT)/results$(if $(PART),-part$(subst /,of,$(PART)))
 # A case running CASE_SCALE times its measured cost (case-costs*.txt), and
 # at least 600 s, is stopped by the guest (case-watchdog.sh): a FAIL with
 # the stuck processes' kernel stacks, and the share goes on.  0: no limit.
@@ -218,7 +221,7 @@ KNOWN      := $(HARNESS)/known-failures/$(VARIANT)$(ARCHSUF).txt \
 check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir livepatch-dir
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
 	@[ -z "$(SKIP)" ] || echo "check: not run ($(ARCH), SKIP): $(SKIP)"
-	@$(HARNESS)/shard.py $(if $(SKIP),--skip "$(SKIP)") $(SHARDS) $(HARNESS)/case-costs$(ARCHSUF).txt $(OUT)/ftracetest \
+	@$(HARNESS)/shard.py $(if $(SKIP),--skip "$(SKIP)") $(if $(PART),--part $(PART)) $(SHARDS) $(HARNESS)/case-costs$(ARCHSUF).txt $(OUT)/ftracetest \
 		$(OUT)/livepatch $(TESTS) > $(RESULTS)/shards.txt
 	@FH_TOOLS=$(GTOOLS) FH_CASE_COSTS=$(HARNESS)/case-costs$(ARCHSUF).txt FH_CASE_SCALE=$(CASE_SCALE) \
 		$(PHASE) guest $(HARNESS)/check-guests.sh $(RESULTS)/shards.txt \
@@ -229,7 +232,7 @@ check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir 
 		$(RESULTS)/known-failures.txt $(OUT)/ftracetest \
 		"Variant:  $(VARIANT)$(if $(DEBUGSUF), (DEBUG=1: KASAN, kmemleak, debug objects, W+X))" "Base:     $$(cat $(BASE)/VERSION)" \
 		"Kernel:   $$(cat $(OBJ)/include/config/kernel.release)" \
-		"Tests:    $(if $(TESTS),$(TESTS),all ftracetest cases and livepatch kselftests), $(SHARDS) guests" \
+		"Tests:    $(if $(TESTS),$(TESTS),all ftracetest cases and livepatch kselftests)$(if $(PART), (part $(PART))), $(SHARDS) guests" \
 		"Results:  $(RESULTS)"
 
 # The long forms of the reliability cases (issue 13): the fuzzer, fault

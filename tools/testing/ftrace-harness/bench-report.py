@@ -8,13 +8,14 @@ Each RESULTS directory holds bench.txt (written by job-bench.sh) and
 dmesg.txt.  Figures:
 
   records          first field of dyn_ftrace_total_info
-  bytes/record     table memory / records; the memory is what the core
-                   reports: 'pages:N' of dyn_ftrace_total_info (4 KiB
-                   pages), or a 'ftrace: ... bytes' boot line when the core
-                   prints bytes itself
+  bytes/record     table memory / records, both after boot: 'pages:N' of
+                   dyn_ftrace_total_info (4 KiB pages; ours allocates
+                   whole pages and gives back those of freed init text)
   boot conversion  the core's own boot line ('... in N us'), else the time
                    between upstream's 'ftrace: allocating' and 'ftrace:
-                   allocated' lines
+                   allocated' lines; None where the clock did not move
+                   (this early it may still count jiffies); ours also
+                   gives TSC cycles ('(N cycles)')
   enable/disable   median wall time of 'echo function > current_tracer'
                    and 'echo nop > current_tracer' with every function
                    enabled (guest clock)
@@ -55,21 +56,20 @@ def figures(d):
     f['release'] = vals['release'][0]
     recs = int(vals['records'][0])
     f['records'] = recs
-    m = re.search(r'ftrace: .*?(\d+) bytes', dmesg)
-    if m:
-        mem = int(m.group(1))
-    else:
-        m = re.search(r'pages:\s*(\d+)', vals['total_info'][0])
-        mem = int(m.group(1)) * 4096 if m else None
+    m = re.search(r'pages:\s*(\d+)', vals['total_info'][0])
+    mem = int(m.group(1)) * 4096 if m else None
     f['bytes/record'] = mem / recs if mem and recs else None
-    m = re.search(r'ftrace: .* in (\d+) us', dmesg)
+    m = re.search(r'ftrace: .* in (\d+) us(?: \((\d+) cycles\))?', dmesg)
     if m:
-        f['boot conversion (ms)'] = int(m.group(1)) / 1000
+        us = int(m.group(1))
+        f['boot conversion (ms)'] = us / 1000 if us else None
+        if m.group(2):
+            f['boot conversion (cycles)'] = int(m.group(2))
     else:
         ts = lambda pat: float(re.search(r'\[\s*(\d+\.\d+)\] ' + pat, dmesg).group(1))
         try:
             f['boot conversion (ms)'] = (ts('ftrace: allocated') -
-                                         ts('ftrace: allocating')) * 1000
+                                         ts('ftrace: allocating')) * 1000 or None
         except AttributeError:
             f['boot conversion (ms)'] = None
     for key, name in (('enable_all_ns', 'enable all (ms)'),

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Split the suites of 'make check' between guests that run at once.
 
-shard.py [--skip "TEST..."] SHARDS COSTS FTRACETEST_DIR LIVEPATCH_DIR [TEST...]
+shard.py [--skip "TEST..."] [--part K/N] SHARDS COSTS FTRACETEST_DIR LIVEPATCH_DIR [TEST...]
 
 Prints SHARDS lines, one per guest: the tests that guest runs, as the
 guest job takes them (ftracetest cases as paths under test.d,
@@ -11,6 +11,12 @@ guest job takes them (ftracetest cases as paths under test.d,
 FTRACETEST_DIR/test.d and every test-*.sh of LIVEPATCH_DIR is split; with
 TESTs, only those.  --skip leaves the tests it names out (make check
 names them and says why).  A line may be empty (fewer tests than guests).
+
+--part K/N deals the tests to N x SHARDS guests as if all ran at once and
+prints the shares of guests (K-1) x SHARDS + 1 to K x SHARDS: the K-th of
+N runs that together cover every test once, each about 1/N of the whole.
+'make check DEBUG=1' uses it: its kernels run the suite about six times
+slower under TCG, more than one session can wait for.
 
 Each guest boots once and runs its share one after the other, so the
 run takes as long as its slowest guest: the tests are dealt longest
@@ -64,11 +70,26 @@ def split(tests, costs, shards):
     return [sorted(s) for s in share], load
 
 
+def parse_part(text):
+    """'K/N' as (K, N), 1 <= K <= N; exits on anything else."""
+    try:
+        k, n = (int(x) for x in text.split('/'))
+    except ValueError:
+        k = n = 0
+    if not 1 <= k <= n:
+        sys.exit('shard.py: --part wants K/N with 1 <= K <= N, not %r' % text)
+    return k, n
+
+
 def main():
     argv = sys.argv[1:]
     skip = set()
-    if argv[:1] == ['--skip'] and len(argv) > 1:
-        skip = set(argv[1].split())
+    part = (1, 1)
+    while argv[:1] in (['--skip'], ['--part']) and len(argv) > 1:
+        if argv[0] == '--skip':
+            skip = set(argv[1].split())
+        else:
+            part = parse_part(argv[1])
         argv = argv[2:]
     if len(argv) < 4:
         sys.exit(__doc__)
@@ -78,8 +99,10 @@ def main():
     tests = [t for t in argv[4:] or all_tests(ftdir, lpdir) if t not in skip]
     if shards < 1:
         sys.exit('shard.py: need at least one shard')
-    share, load = split(sorted(set(tests)), costs, shards)
-    for s, l in zip(share, load):
+    k, n = part
+    share, load = split(sorted(set(tests)), costs, shards * n)
+    mine = slice((k - 1) * shards, k * shards)
+    for s, l in zip(share[mine], load[mine]):
         print(' '.join(s))
         sys.stderr.write('shard.py: %d tests, about %d s\n' % (len(s), l))
 
