@@ -132,7 +132,10 @@ $(OBJ)/.config: $(FRAGMENTS) $(HARNESS)/kconfig.sh $(BASE)/.extracted
 config: tree
 	@$(MAKE) -s --no-print-directory $(OBJ)/.config
 
+# kernel/bpf's rule for relo_core.o does not depend on scripts/recordmcount
+# as every other object does: rebuild it when the tool changed.
 kernel: config
+	@find $(OBJ)/kernel/bpf -name relo_core.o ! -newer $(SRC)/scripts/recordmcount.c -delete 2>/dev/null || true
 	@$(PHASE) kernel sh -ec '$(KMAKE) -j$(JOBS) $(KIMAGE) modules; \
 		cmp -s $(KIMAGE_SRC) $(OUT)/$(KIMAGE) || \
 			cp $(KIMAGE_SRC) $(OUT)/$(KIMAGE); \

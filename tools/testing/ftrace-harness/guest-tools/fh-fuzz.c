@@ -1235,14 +1235,20 @@ static void gen_token(struct target *t, char *out, size_t cap, bool *alone)
 		/* no ',' separator in the files: one name that matches nothing */
 		snprintf(out, cap, "%s,%s", rand_name(), rand_name());
 		*alone = true;
-	} else if (c < 98) {
-		/* positions read with simple_strtoul(…, 0) */
+	} else if (c < 98 && (t->kind != K_GRAPH || divergent)) {
+		/*
+		 * Positions read with simple_strtoul(…, 0) (the graph files:
+		 * stock refuses positions there, ours takes them: --divergent).
+		 */
 		static const char * const q[] = { "010", "5abc", "0x1f", "08" };
 
 		snprintf(out, cap, "%s", q[rn(4)]);
 		*alone = true;
-	} else if (c < 99) {
-		/* "f:mod" is "f" */
+	} else if (c < 99 && (t->kind != K_GRAPH || divergent)) {
+		/*
+		 * "f:mod" is "f" (the graph files: stock takes no ':' there,
+		 * ours reads "f:mod" as "f": --divergent).
+		 */
 		snprintf(out, cap, "%s:mod", rand_name());
 		*alone = true;
 	} else {
