@@ -38,7 +38,7 @@
 #   INTERACTIVE=1  make run: a shell on the guest console instead of the demo
 #   TIMEOUT=N      hard limit in seconds for one guest boot (default 2700)
 #   CASE_SCALE=N   make check: a case is stopped after N times its measured
-#                  cost, at least 600 s (default 3, 12 under DEBUG=1; 0: never)
+#                  cost, at least 600 s (default 3, 24 under DEBUG=1; 0: never)
 #   SHARDS=N       make check: guests that share the suites, all at once
 #                  (default 2, one per host core)
 #   ROUNDS=N       make bench: tracer switches measured per variant (default 5)
@@ -216,7 +216,7 @@ RESULTS    ?= $(OUT)/results$(if $(PART),-part$(subst /,of,$(PART)))
 # A case running CASE_SCALE times its measured cost (case-costs*.txt), and
 # at least 600 s, is stopped by the guest (case-watchdog.sh): a FAIL with
 # the stuck processes' kernel stacks, and the share goes on.  0: no limit.
-CASE_SCALE ?= $(if $(DEBUGSUF),12,3)
+CASE_SCALE ?= $(if $(DEBUGSUF),24,3)
 # The listed failures: the variant's, and under DEBUG=1 what only the
 # checkers find.
 KNOWN      := $(HARNESS)/known-failures/$(VARIANT)$(ARCHSUF).txt \

@@ -414,15 +414,28 @@ static bool hashes_live(struct ftrace_ops_hash *h)
 	return false;
 }
 
+/*
+ * What an ops keeps for a new hash: nothing for an empty one (an empty
+ * hash and none mean the same, and ops start with none), so that an ops
+ * freed without ftrace_free_filter() leaks nothing: livepatch removes its
+ * last function with ftrace_set_filter_ip(..., remove, ...) and kfree()s
+ * the ops (kmemleak found the empty hashes left behind).
+ */
+static struct ftrace_hash *hash_kept(struct ftrace_hash *hash)
+{
+	return ftrace_hash_empty(hash) ? NULL : hash;
+}
+
 /**
  * ftrace_ops_set_hashes - give an ops new filter and notrace hashes
  * @ops: the ops (registered or not)
  * @filter: the new filter hash, or NULL to keep the current one
  * @notr: the new notrace hash, or NULL to keep the current one
  *
- * Takes ownership of the new hashes whatever the result.  If a registered
- * ops uses these hashes (@ops or one sharing them), sites are re-patched;
- * the old hashes are freed once no CPU can be reading them.
+ * Takes ownership of the new hashes whatever the result: an empty one is
+ * freed and the ops keeps none.  If a registered ops uses these hashes
+ * (@ops or one sharing them), sites are re-patched; the old hashes are
+ * freed once no CPU can be reading them.
  *
  * Context: ftrace_lock held.
  * Return: 0, -EBUSY on an IPMODIFY conflict, -ENODEV if ftrace is dead.
@@ -460,9 +473,9 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 			ftrace_touch_sites(filter);
 	}
 	if (filter)
-		rcu_assign_pointer(h->filter_hash, filter);
+		rcu_assign_pointer(h->filter_hash, hash_kept(filter));
 	if (notr)
-		rcu_assign_pointer(h->notrace_hash, notr);
+		rcu_assign_pointer(h->notrace_hash, hash_kept(notr));
 
 	if (live) {
 		ops->flags |= FTRACE_OPS_FL_MODIFYING;
@@ -471,10 +484,16 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 		ops->flags &= ~FTRACE_OPS_FL_MODIFYING;
 		synchronize_rcu_tasks_rude();
 	}
-	if (filter)
+	if (filter) {
 		ftrace_hash_free(old_filter);
-	if (notr)
+		if (!hash_kept(filter))
+			ftrace_hash_free(filter);
+	}
+	if (notr) {
 		ftrace_hash_free(old_notrace);
+		if (!hash_kept(notr))
+			ftrace_hash_free(notr);
+	}
 	return ret;
 }
 

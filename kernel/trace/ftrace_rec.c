@@ -159,7 +159,7 @@ static void group_tail_free(struct rcu_head *rcu)
  */
 unsigned int ftrace_group_trim(struct ftrace_group *g)
 {
-	unsigned int n = g->count, keep;
+	unsigned int n = g->count, keep, given;
 	struct group_tail *t;
 
 	ftrace_assert_locked();
@@ -178,11 +178,13 @@ unsigned int ftrace_group_trim(struct ftrace_group *g)
 	WRITE_ONCE(g->last, ftrace_rec_ip(g, &g->recs[n - 1]));
 	WRITE_ONCE(g->count, n);
 	ftrace_groups_gen++;
+	given = g->pages - keep;
 	t->addr = (void *)g + (size_t)keep * PAGE_SIZE;
-	t->size = (size_t)(g->pages - keep) * PAGE_SIZE;
+	t->size = (size_t)given * PAGE_SIZE;
 	g->pages = keep;
+	/* t is the callback's from here on */
 	call_rcu(&t->rcu, group_tail_free);
-	return t->size / PAGE_SIZE;
+	return given;
 }
 
 /**
