@@ -42,7 +42,7 @@ void ftrace_boot_snapshot(void);
 enum ftrace_dump_mode;
 extern enum ftrace_dump_mode ftrace_dump_on_oops;
 extern int tracepoint_printk;
-extern void disable_trace_on_warning(void);
+void disable_trace_on_warning(void);
 extern int __disable_trace_on_warning;
 int tracepoint_printk_sysctl(struct ctl_table *table, int write,
 			     void *buffer, size_t *lenp, loff_t *ppos);
@@ -67,6 +67,7 @@ unsigned long arch_syscall_addr(int nr);
 struct ftrace_regs {
 	struct pt_regs		regs;
 };
+
 #define arch_ftrace_get_regs(fregs) (&(fregs)->regs)
 #define ftrace_instruction_pointer_set(fregs, ip) do { } while (0)
 #endif
@@ -156,6 +157,7 @@ enum ftrace_ops_cmd {
 	FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER,
 	FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER,
 };
+
 typedef int (*ftrace_ops_func_t)(struct ftrace_ops *op, enum ftrace_ops_cmd cmd);
 
 #ifdef CONFIG_DYNAMIC_FTRACE
@@ -165,18 +167,18 @@ typedef int (*ftrace_ops_func_t)(struct ftrace_ops *op, enum ftrace_ops_cmd cmd)
  * regex_lock, which serialises the filter files of one ops.
  */
 struct ftrace_ops_hash {
-	struct mutex			regex_lock;
+	struct mutex			regex_lock;	/* serialises the sets' editors */
 	struct ftrace_hash __rcu	*filter_hash;
 	struct ftrace_hash __rcu	*notrace_hash;
 };
-void ftrace_free_init_mem(void);
+
+/* Freed text (init sections, a module's init): its records go too. */
 void ftrace_free_mem(struct module *mod, void *start, void *end);
+void ftrace_free_init_mem(void);
 #else
-static inline void ftrace_free_init_mem(void)
-{
-	ftrace_boot_snapshot();
-}
 static inline void ftrace_free_mem(struct module *mod, void *start, void *end) { }
+/* No records to free; the boot snapshot is still taken at this point. */
+static inline void ftrace_free_init_mem(void) { ftrace_boot_snapshot(); }
 #endif
 
 /**
@@ -222,29 +224,22 @@ extern int ftrace_enabled;
 extern struct ftrace_ops __rcu *ftrace_ops_list;
 extern struct ftrace_ops ftrace_list_end;
 
-/* Walk the registered ops; the caller has preemption disabled. */
-#define do_for_each_ftrace_op(op, list)			\
-	op = rcu_dereference_raw_check(list);		\
-	do
-#define while_for_each_ftrace_op(op)				\
-	while (likely(op = rcu_dereference_raw_check((op)->next)) &&	\
-	       unlikely((op) != &ftrace_list_end))
-
 int register_ftrace_function(struct ftrace_ops *ops);
 int unregister_ftrace_function(struct ftrace_ops *ops);
 ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops);
 
 /* A callback that does nothing; also what the trampoline calls when idle. */
-extern void ftrace_stub(unsigned long a0, unsigned long a1,
-			struct ftrace_ops *op, struct ftrace_regs *fregs);
+void ftrace_stub(unsigned long a0, unsigned long a1,
+		 struct ftrace_ops *op, struct ftrace_regs *fregs);
 
 void ftrace_kill(void);
 #else /* !CONFIG_FUNCTION_TRACER */
-#define register_ftrace_function(ops) ({ 0; })
-#define unregister_ftrace_function(ops) ({ 0; })
-static inline void ftrace_kill(void) { }
-static inline void ftrace_free_init_mem(void) { }
+/* Nothing to hook: every registration "succeeds" and calls nothing. */
+static inline int register_ftrace_function(struct ftrace_ops *ops) { return 0; }
+static inline int unregister_ftrace_function(struct ftrace_ops *ops) { return 0; }
 static inline void ftrace_free_mem(struct module *mod, void *start, void *end) { }
+static inline void ftrace_free_init_mem(void) { }
+static inline void ftrace_kill(void) { }
 #endif /* CONFIG_FUNCTION_TRACER */
 
 /* One address in a struct ftrace_hash (the hash itself is in trace.h). */
@@ -263,15 +258,19 @@ struct ftrace_direct_func;
 struct dyn_ftrace;
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 extern int ftrace_direct_func_count;
+/* By site: one call site, one direct function. */
 int register_ftrace_direct(unsigned long ip, unsigned long addr);
-int unregister_ftrace_direct(unsigned long ip, unsigned long addr);
 int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 			 unsigned long new_addr);
-unsigned long ftrace_find_rec_direct(unsigned long ip);
+int unregister_ftrace_direct(unsigned long ip, unsigned long addr);
+/* By ops: every site of the ops' filter calls @addr. */
 int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr);
-int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr);
 int modify_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr);
+/* ... the same, for a caller that already holds the ops' direct mutex */
 int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr);
+int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr);
+/* The direct function a site calls, or 0. */
+unsigned long ftrace_find_rec_direct(unsigned long ip);
 /*
  * A direct function that does nothing but resume the traced function,
  * in each back end's entry code (how a direct function returns is the
@@ -305,6 +304,7 @@ static inline struct ftrace_direct_func *ftrace_find_direct_func(unsigned long a
 {
 	return NULL;
 }
+
 #ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 static inline void arch_ftrace_set_direct_caller(struct pt_regs *regs,
 						 unsigned long addr) { }
@@ -336,8 +336,8 @@ static inline void stack_tracer_enable(void)
 	stack_tracer_nest(-1);
 }
 #else
-static inline void stack_tracer_disable(void) { }
 static inline void stack_tracer_enable(void) { }
+static inline void stack_tracer_disable(void) { }
 #endif
 
 #ifdef CONFIG_DYNAMIC_FTRACE
@@ -349,18 +349,22 @@ bool is_ftrace_trampoline(unsigned long addr);
 unsigned long ftrace_location(unsigned long ip);
 unsigned long ftrace_location_range(unsigned long start, unsigned long end);
 
-int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip,
-			 int remove, int reset);
-int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
-			  unsigned int cnt, int remove, int reset);
-int ftrace_set_filter(struct ftrace_ops *ops, unsigned char *buf,
-		      int len, int reset);
-int ftrace_set_notrace(struct ftrace_ops *ops, unsigned char *buf,
-		       int len, int reset);
+/*
+ * An ops' filter and notrace sets, edited from the kernel (the files
+ * edit them from user space).  @reset empties the set first; @remove
+ * takes the addresses out instead of adding them.
+ */
+int ftrace_set_filter(struct ftrace_ops *ops, unsigned char *buf, int len, int reset);
+int ftrace_set_notrace(struct ftrace_ops *ops, unsigned char *buf, int len, int reset);
+int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, int remove, int reset);
+int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips, unsigned int cnt,
+			  int remove, int reset);
+void ftrace_free_filter(struct ftrace_ops *ops);
+/* The function tracer's sets (global_ops), and an ops that shares them. */
 void ftrace_set_global_filter(unsigned char *buf, int len, int reset);
 void ftrace_set_global_notrace(unsigned char *buf, int len, int reset);
-void ftrace_free_filter(struct ftrace_ops *ops);
 void ftrace_ops_set_global_filter(struct ftrace_ops *ops);
+/* Names to addresses in one pass over the symbols (fprobe, kprobe_multi). */
 int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt, unsigned long *addrs);
 
 /* Which hash a filter file edits, and what else it lists. */
@@ -374,23 +378,24 @@ enum {
 	FTRACE_ITER_ENABLED	= BIT(6),
 };
 
+/* The file operations of a filter file, for trace.c's per-instance files. */
 int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
 		      struct inode *inode, struct file *file);
-ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
-			    size_t cnt, loff_t *ppos);
-ssize_t ftrace_notrace_write(struct file *file, const char __user *ubuf,
-			     size_t cnt, loff_t *ppos);
 int ftrace_regex_release(struct inode *inode, struct file *file);
+ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf, size_t cnt,
+			    loff_t *ppos);
+ssize_t ftrace_notrace_write(struct file *file, const char __user *ubuf, size_t cnt,
+			     loff_t *ppos);
 void __init ftrace_set_early_filter(struct ftrace_ops *ops, char *buf, int enable);
 
 void ftrace_module_init(struct module *mod);
 void ftrace_module_enable(struct module *mod);
 void ftrace_release_mod(struct module *mod);
 
-extern void ftrace_caller(void);
-extern void ftrace_regs_caller(void);
-extern void ftrace_call(void);
-extern void ftrace_regs_call(void);
+void ftrace_caller(void);
+void ftrace_regs_caller(void);
+void ftrace_call(void);
+void ftrace_regs_call(void);
 
 #else /* !CONFIG_DYNAMIC_FTRACE */
 /* Without dynamic ftrace there are no sites to find or filter. */
@@ -440,10 +445,10 @@ const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
 int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
 			   char *type, char *name, char *module_name, int *exported);
 #else
-static inline const char *
-ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
-			  unsigned long *off, char **modname,
-			  const unsigned char **modbuildid, char *sym)
+static inline const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
+						    unsigned long *off, char **modname,
+						    const unsigned char **modbuildid,
+						    char *sym)
 { return NULL; }
 static inline int
 ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
@@ -509,25 +514,27 @@ static __always_inline unsigned long get_lock_parent_ip(void)
 }
 
 #ifdef CONFIG_TRACE_PREEMPT_TOGGLE
-extern void trace_preempt_on(unsigned long a0, unsigned long a1);
-extern void trace_preempt_off(unsigned long a0, unsigned long a1);
+void trace_preempt_on(unsigned long a0, unsigned long a1);
+void trace_preempt_off(unsigned long a0, unsigned long a1);
 #else
 # define trace_preempt_on(a0, a1) do { } while (0)
 # define trace_preempt_off(a0, a1) do { } while (0)
 #endif
 
-#ifdef CONFIG_FTRACE_MCOUNT_RECORD
-void ftrace_init(void);
 /*
  * The section of a module that lists its call sites (the module loader
  * reads it): the compiler's own with -fpatchable-function-entry (arm64),
  * recordmcount's otherwise.
  */
-#ifdef CC_USING_PATCHABLE_FUNCTION_ENTRY
-#define FTRACE_CALLSITE_SECTION	"__patchable_function_entries"
+#ifndef CC_USING_PATCHABLE_FUNCTION_ENTRY
+# define FTRACE_CALLSITE_SECTION	"__mcount_loc"
 #else
-#define FTRACE_CALLSITE_SECTION	"__mcount_loc"
+# define FTRACE_CALLSITE_SECTION	"__patchable_function_entries"
 #endif
+
+/* The records of the kernel's own sites, set up early in start_kernel(). */
+#ifdef CONFIG_FTRACE_MCOUNT_RECORD
+void ftrace_init(void);
 #else
 static inline void ftrace_init(void) { }
 #endif
@@ -553,7 +560,7 @@ struct ftrace_graph_ret {
 typedef void (*trace_func_graph_ret_t)(struct ftrace_graph_ret *);
 typedef int (*trace_func_graph_ent_t)(struct ftrace_graph_ent *);
 
-extern int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace);
+int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace);
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /* __switch_to() changes current: a return hooked there would pop the wrong stack. */
@@ -606,7 +613,7 @@ static inline bool ftrace_graph_is_dead(void)
 void ftrace_graph_stop(void);
 
 /* Where a hooked function returns to; never called. */
-extern void return_to_handler(void);
+void return_to_handler(void);
 int function_graph_enter(unsigned long ret, unsigned long func,
 			 unsigned long frame_pointer, unsigned long *retp);
 unsigned long ftrace_return_to_handler(unsigned long retval);

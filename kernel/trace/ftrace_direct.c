@@ -618,7 +618,7 @@ int ftrace_direct_check_share(struct ftrace_ops *list, struct ftrace_ops *ops,
 
 	if (!(ops->flags & (FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_IPMODIFY)))
 		return 0;
-	do_for_each_ftrace_op(op, list) {
+	for_each_ftrace_op(op, list) {
 		if (op == ops || !(op->flags & (direct ? FTRACE_OPS_FL_IPMODIFY :
 							 FTRACE_OPS_FL_DIRECT)))
 			continue;
@@ -630,7 +630,7 @@ int ftrace_direct_check_share(struct ftrace_ops *list, struct ftrace_ops *ops,
 			return -EBUSY;
 		/* One answer covers every shared site. */
 		return ops->ops_func(ops, FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF);
-	} while_for_each_ftrace_op(op);
+	}
 	return 0;
 }
 
@@ -644,7 +644,7 @@ static struct ftrace_ops *next_peer(struct ftrace_ops *ops, struct ftrace_ops *a
 	mutex_lock(&ftrace_lock);
 	filter = rcu_dereference_protected(ops->func_hash->filter_hash, 1);
 	notr = rcu_dereference_protected(ops->func_hash->notrace_hash, 1);
-	do_for_each_ftrace_op(op, ftrace_ops_list) {
+	for_each_ftrace_op(op, ftrace_ops_list) {
 		if (!passed) {
 			passed = op == after;
 			continue;
@@ -652,7 +652,7 @@ static struct ftrace_ops *next_peer(struct ftrace_ops *ops, struct ftrace_ops *a
 		if (op != ops && (op->flags & FTRACE_OPS_FL_DIRECT) &&
 		    shares_site(op, filter, notr))
 			goto out;
-	} while_for_each_ftrace_op(op);
+	}
 	op = NULL;
 out:
 	mutex_unlock(&ftrace_lock);

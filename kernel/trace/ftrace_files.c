@@ -476,12 +476,12 @@ static int ftrace_enabled_sysctl(struct ctl_table *table, int write,
 		goto out;
 	}
 	if (!val) {
-		do_for_each_ftrace_op(op, ftrace_ops_list) {
+		for_each_ftrace_op(op, ftrace_ops_list) {
 			if (op->flags & FTRACE_OPS_FL_PERMANENT) {
 				ret = -EBUSY;
 				goto out;
 			}
-		} while_for_each_ftrace_op(op);
+		}
 	}
 	ftrace_enabled = val;
 	ret = ftrace_apply();

@@ -99,6 +99,19 @@ static inline unsigned int ftrace_rec_count(const struct dyn_ftrace *rec)
 #define for_each_group_rec(g, rec) \
 	for (rec = (g)->recs; rec < (g)->recs + (g)->count; rec++)
 
+/*
+ * Every registered ops, in list order, without the stub that ends the
+ * list (whose flags make every loop skip it anyway).  The list is RCU:
+ * the call path walks it with preemption disabled, writers hold
+ * ftrace_lock.  A NULL link ends the walk too, so that an ops taken off
+ * the list while a reader stands on it can never send that reader off
+ * the end.
+ */
+#define for_each_ftrace_op(op, list)						\
+	for (op = rcu_dereference_raw_check(list);				\
+	     likely(op) && op != &ftrace_list_end;				\
+	     op = rcu_dereference_raw_check((op)->next))
+
 struct dyn_ftrace *ftrace_find_rec(unsigned long ip, struct ftrace_group **gp);
 struct dyn_ftrace *ftrace_group_find(struct ftrace_group *g,
 				     unsigned long start, unsigned long end);

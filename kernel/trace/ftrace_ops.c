@@ -143,11 +143,11 @@ void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 	if (bit < 0)
 		return;
 
-	do_for_each_ftrace_op(op, ftrace_ops_list) {
+	for_each_ftrace_op(op, ftrace_ops_list) {
 		if (!(op->flags & FTRACE_OPS_FL_STUB) && op_may_run(op) &&
 		    ftrace_ops_wants(op, ip))
 			op->func(ip, parent_ip, op, fregs);
-	} while_for_each_ftrace_op(op);
+	}
 
 	trace_clear_recursion(bit);
 }

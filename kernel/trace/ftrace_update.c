@@ -51,11 +51,11 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 				continue;
 			if (ftrace_lookup_ip(notr, ip))
 				continue;
-			do_for_each_ftrace_op(op, ftrace_ops_list) {
+			for_each_ftrace_op(op, ftrace_ops_list) {
 				if (op != ops && (op->flags & FTRACE_OPS_FL_IPMODIFY) &&
 				    ftrace_ops_wants(op, ip))
 					return -EBUSY;
-			} while_for_each_ftrace_op(op);
+			}
 		}
 	}
 	return 0;
@@ -81,7 +81,7 @@ u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 	flags &= FTRACE_REC_SITE | FTRACE_REC_FREED;
 	if (flags & FTRACE_REC_FREED)
 		return flags;
-	do_for_each_ftrace_op(op, list) {
+	for_each_ftrace_op(op, list) {
 		if (op->flags & FTRACE_OPS_FL_STUB || !ftrace_ops_wants(op, ip))
 			continue;
 		count++;
@@ -92,7 +92,7 @@ u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 			flags |= FTRACE_REC_IPMODIFY;
 		if (op->flags & FTRACE_OPS_FL_DIRECT)
 			flags |= FTRACE_REC_DIRECT;
-	} while_for_each_ftrace_op(op);
+	}
 	if (count == 1 && only->tramp_slot)
 		flags |= FIELD_PREP(FTRACE_REC_TRAMP, only->tramp_slot);
 	return flags | min_t(u32, count, FTRACE_REC_REF_MASK);
@@ -341,12 +341,12 @@ static ftrace_func_t choose_callback(struct ftrace_ops **opp)
 	*opp = &ftrace_list_end;
 	if (!ftrace_enabled)
 		return ftrace_stub;
-	do_for_each_ftrace_op(op, ftrace_ops_list) {
+	for_each_ftrace_op(op, ftrace_ops_list) {
 		if (op->flags & FTRACE_OPS_FL_STUB)
 			continue;
 		only = op;
 		n++;
-	} while_for_each_ftrace_op(op);
+	}
 	if (!n)
 		return ftrace_stub;
 	if (n > 1)

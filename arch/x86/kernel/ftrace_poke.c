@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86: writing any number of call sites in one round.
+ *
+ * A site is changed while other CPUs may be running it, so it goes
+ * through a breakpoint: int3 on its first byte, then its other bytes,
+ * then its new first byte, with a machine-wide serialisation (IPI and
+ * sync_core on every CPU) after each step.  A CPU that meets the int3 in
+ * between is sent where the new instruction would send it
+ * (ftrace_int3_handler()).
+ *
+ * text_poke_queue() does this 256 sites at a time and writes each byte
+ * run of each site on its own: switching every function on or off
+ * (20,000 sites) costs some 240 machine-wide syncs and 60,000 page
+ * mappings.  Here one batch holds every site a core update changes,
+ * however many: three syncs in all, and one mapping (text_poke()) per
+ * step per span of text of up to a page, rewritten whole.  The bytes of
+ * a span that are not ours are written back with the value they hold,
+ * read under text_mutex, which every writer of kernel text holds: no
+ * instruction there changes.
+ *
+ * If the batch cannot grow, the sites queued so far are written at once
+ * and a new batch begins: slower, never wrong.
+ */
+#include <linux/ftrace.h>
+#include <linux/memory.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include <asm/text-patching.h>
+
+#include "ftrace_poke.h"
+
+struct poke_site {
+	unsigned long	ip;
+	u8		insn[MCOUNT_INSN_SIZE];
+};
+
+/* The batch being queued; text_mutex. */
+static struct poke_site *queue;
+static unsigned int queued, queue_cap;
+static bool unsorted;
+/* A queue of one, for when no queue can be allocated. */
+static struct poke_site spare;
+
+/*
+ * The batch being written, for the int3 handler: published (refs set to
+ * 1) before the first int3 is written, withdrawn after the last one is
+ * gone and every handler that saw it has left.
+ */
+static struct poke_site *live;
+static unsigned int live_nr;
+static atomic_t live_refs = ATOMIC_INIT(0);
+
+/* One span of text, as it is and with a step applied; text_mutex. */
+static u8 span_buf[PAGE_SIZE];
+
+enum poke_step { STEP_INT3, STEP_TAIL, STEP_HEAD };
+
+/*
+ * Apply @step to every site: one text_poke() per run of sites that fits
+ * in a page (text_poke() maps the two pages such a run may straddle).
+ */
+static void poke_step(const struct poke_site *s, unsigned int nr, enum poke_step step)
+{
+	unsigned int i = 0, j, k;
+
+	while (i < nr) {
+		unsigned long start = s[i].ip, len;
+
+		for (j = i + 1; j < nr && s[j].ip + MCOUNT_INSN_SIZE - start <= PAGE_SIZE; j++)
+			;
+		len = s[j - 1].ip + MCOUNT_INSN_SIZE - start;
+		memcpy(span_buf, (void *)start, len);
+		for (k = i; k < j; k++) {
+			u8 *p = span_buf + (s[k].ip - start);
+
+			if (step == STEP_INT3)
+				p[0] = INT3_INSN_OPCODE;
+			else if (step == STEP_TAIL)
+				memcpy(p + 1, s[k].insn + 1, MCOUNT_INSN_SIZE - 1);
+			else
+				p[0] = s[k].insn[0];
+		}
+		text_poke((void *)start, span_buf, len);
+		i = j;
+	}
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	const struct poke_site *x = a, *y = b;
+
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/* Write the queued sites and empty the queue. */
+static void poke_flush(void)
+{
+	if (!queued)
+		return;
+	/* The core queues in address order; direct calls may not. */
+	if (unsorted)
+		sort(queue, queued, sizeof(*queue), cmp_site, NULL);
+	unsorted = false;
+	live = queue;
+	live_nr = queued;
+	atomic_set_release(&live_refs, 1);
+
+	poke_step(queue, queued, STEP_INT3);
+	text_poke_sync();
+	poke_step(queue, queued, STEP_TAIL);
+	text_poke_sync();
+	poke_step(queue, queued, STEP_HEAD);
+	/*
+	 * A CPU in the int3 handler has interrupts off: this sync returns
+	 * once every CPU that hit one of our int3 has left the handler, and
+	 * none can hit one again.  The count covers handlers that looked
+	 * the batch up and have not yet dropped their reference.
+	 */
+	text_poke_sync();
+	if (!atomic_dec_and_test(&live_refs))
+		atomic_cond_read_acquire(&live_refs, !VAL);
+	live = NULL;
+	live_nr = 0;
+	queued = 0;
+}
+
+static void poke_free_queue(void)
+{
+	if (queue != &spare)
+		kvfree(queue);
+	queue = NULL;
+	queue_cap = 0;
+}
+
+/* Room for one more site: grow the queue, or write it out if we cannot. */
+static void poke_make_room(void)
+{
+	unsigned int cap = queue_cap ? queue_cap * 2 : 1024;
+	struct poke_site *q;
+
+	if (queued < queue_cap)
+		return;
+	q = kvmalloc_array(cap, sizeof(*q), GFP_KERNEL | __GFP_NOWARN);
+	if (!q) {
+		poke_flush();
+		if (!queue_cap) {
+			queue = &spare;
+			queue_cap = 1;
+		}
+		return;
+	}
+	if (queued)
+		memcpy(q, queue, queued * sizeof(*q));
+	poke_free_queue();
+	queue = q;
+	queue_cap = cap;
+}
+
+/**
+ * ftrace_poke_queue - add a site to the batch
+ * @ip: the site, not queued yet in this batch
+ * @insn: the instruction it must hold
+ *
+ * Context: text_mutex held.
+ */
+void ftrace_poke_queue(unsigned long ip, const u8 insn[MCOUNT_INSN_SIZE])
+{
+	lockdep_assert_held(&text_mutex);
+	poke_make_room();
+	if (queued && ip <= queue[queued - 1].ip)
+		unsorted = true;
+	queue[queued].ip = ip;
+	memcpy(queue[queued].insn, insn, MCOUNT_INSN_SIZE);
+	queued++;
+}
+
+/**
+ * ftrace_poke_finish - write the batch
+ *
+ * Context: text_mutex held.
+ */
+void ftrace_poke_finish(void)
+{
+	lockdep_assert_held(&text_mutex);
+	poke_flush();
+	/* A switch of everything needs a large queue; do not keep it. */
+	poke_free_queue();
+}
+
+/**
+ * ftrace_int3_handler - a CPU met the int3 of a site being written
+ * @regs: the trap's registers; regs->ip is just past the int3
+ *
+ * Does what the site's new instruction does: a call into its trampoline,
+ * or a jump over the NOP.  Called from the int3 trap before anything
+ * else can run, so it calls nothing and touches only the batch.
+ *
+ * Return: true if the int3 was one of ours.
+ */
+noinstr bool ftrace_int3_handler(struct pt_regs *regs)
+{
+	const struct poke_site *s;
+	unsigned int lo, hi;
+	unsigned long ip;
+	bool ours = false;
+
+	if (user_mode(regs) || !arch_atomic_inc_not_zero(&live_refs))
+		return false;
+	ip = regs->ip - INT3_INSN_SIZE;
+	s = READ_ONCE(live);
+	lo = 0;
+	hi = READ_ONCE(live_nr);
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (s[mid].ip < ip) {
+			lo = mid + 1;
+		} else if (s[mid].ip > ip) {
+			hi = mid;
+		} else {
+			s += mid;
+			ours = true;
+			break;
+		}
+	}
+	if (ours && s->insn[0] == CALL_INSN_OPCODE)
+		int3_emulate_call(regs, ip + MCOUNT_INSN_SIZE + *(s32 *)(s->insn + 1));
+	else if (ours)
+		int3_emulate_jmp(regs, ip + MCOUNT_INSN_SIZE);
+	arch_atomic_dec(&live_refs);
+	return ours;
+}
