@@ -178,6 +178,78 @@ static void match_glob_and_nothing(struct kunit *test)
 	ftrace_hash_free(hash);
 }
 
+/*
+ * A write of names only is matched against the kernel's records by name
+ * lookups (ftrace_match.c); a glob in the write makes it a pass over
+ * every record.  Both must give the same hash and hits: for a sample of
+ * the kernel's functions, each name alone against the same name with a
+ * glob that matches nothing.
+ */
+static void match_by_name_as_pass(struct kunit *test)
+{
+	enum { SAMPLES = 64 };
+	const char *write[2] = { NULL, "zz_no_such_function_zz*" };
+	struct ftrace_func_entry *entry;
+	unsigned long ha[2], hb[2], n = 0, *ips;
+	struct ftrace_hash *a, *b;
+	struct ftrace_group *g;
+	struct dyn_ftrace *rec;
+	unsigned int k = 0, j;
+	char (*names)[KSYM_NAME_LEN];
+	int i;
+
+	names = kunit_kcalloc(test, SAMPLES, KSYM_NAME_LEN, GFP_KERNEL);
+	ips = kunit_kcalloc(test, SAMPLES, sizeof(*ips), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, names);
+	KUNIT_ASSERT_NOT_NULL(test, ips);
+	mutex_lock(&ftrace_lock);
+	for_each_ftrace_group(g) {
+		if (g->mod)
+			continue;
+		for_each_group_rec(g, rec) {
+			if (k == SAMPLES || rec->flags & FTRACE_REC_FREED || n++ % 751)
+				continue;
+			if (ftrace_rec_name(g, rec, names[k]))
+				ips[k++] = ftrace_rec_ip(g, rec);
+		}
+	}
+	mutex_unlock(&ftrace_lock);
+	KUNIT_EXPECT_GT(test, k, 10U);
+
+	for (j = 0; j < k; j++) {
+		write[0] = names[j];
+		a = match_write(test, write, 1, ha);
+		b = match_write(test, write, 2, hb);
+		KUNIT_EXPECT_EQ_MSG(test, ha[0], hb[0], "hits of %s", names[j]);
+		KUNIT_EXPECT_EQ_MSG(test, a->count, b->count, "sites of %s", names[j]);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, ftrace_lookup_ip(a, ips[j]), "%s by name",
+					  names[j]);
+		ftrace_hash_for_each(a, i, entry)
+			KUNIT_EXPECT_NOT_NULL_MSG(test, ftrace_lookup_ip(b, entry->ip), "%s: %ps",
+						  names[j], (void *)entry->ip);
+		ftrace_hash_free(a);
+		ftrace_hash_free(b);
+	}
+}
+
+/* ftrace_lookup_symbols(): BPF's kprobe_multi and fprobe resolve names so. */
+static void match_lookup_symbols(struct kunit *test)
+{
+	const char *both[] = { "vfs_read", "vfs_write" };
+	const char *one[] = { "vfs_read", "zz_no_such_function_zz" };
+	unsigned long addrs[2];
+
+	if (!ftrace_location((unsigned long)vfs_read) ||
+	    !ftrace_location((unsigned long)vfs_write))
+		kunit_skip(test, "vfs_read or vfs_write has no call site in this build");
+	KUNIT_EXPECT_EQ(test, ftrace_lookup_symbols(both, 2, addrs), 0);
+	KUNIT_EXPECT_EQ(test, addrs[0], (unsigned long)vfs_read);
+	KUNIT_EXPECT_EQ(test, addrs[1], (unsigned long)vfs_write);
+	KUNIT_EXPECT_EQ(test, ftrace_lookup_symbols(one, 2, addrs), -ESRCH);
+	KUNIT_EXPECT_EQ(test, addrs[0], (unsigned long)vfs_read);
+	KUNIT_EXPECT_EQ(test, addrs[1], 0UL);
+}
+
 /* The line of available_filter_functions that shows @ip, from 1. */
 static unsigned long listed_position(unsigned long ip)
 {
@@ -681,6 +753,8 @@ static struct kunit_case glob_cases[] = {
 	KUNIT_CASE(glob_match_names),
 	KUNIT_CASE(match_last_pattern_wins),
 	KUNIT_CASE(match_glob_and_nothing),
+	KUNIT_CASE(match_by_name_as_pass),
+	KUNIT_CASE(match_lookup_symbols),
 	KUNIT_CASE(match_positions),
 	{}
 };

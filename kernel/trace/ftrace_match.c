@@ -6,7 +6,13 @@
  * each name against every record would cost names x records symbol
  * lookups; instead all the patterns of a write are matched in a single
  * pass over the records, exact names through a hash of strings, so the
- * cost is one symbol lookup per record plus the globs.
+ * cost is one name per record plus the globs; the kernel's records get
+ * their names from one walk of kallsyms beside them, not one lookup each.
+ *
+ * A write of names only (no glob, no position) does not even need that
+ * pass over the kernel's own records, the bulk of them: each name is
+ * looked up in kallsyms' index of names, and only the records at the
+ * symbols found have their name checked.
  */
 #include <linux/kallsyms.h>
 #include <linux/module.h>
@@ -247,6 +253,210 @@ static struct ftrace_pattern *last_match(struct list_head *patterns,
 	return best;
 }
 
+/* Apply one pattern's verdict on one record. */
+static int apply(struct ftrace_pattern *pat, struct ftrace_hash *hash, unsigned long ip)
+{
+	if (pat->remove) {
+		ftrace_hash_remove(hash, ip);
+		return 0;
+	}
+	return ftrace_hash_add(hash, ip) ? -ENOMEM : 0;
+}
+
+/*
+ * Whether the kernel's records can be matched by name lookups alone:
+ * every pattern that admits them is an exact name, and none is a
+ * position (positions count every record, so they need the pass).
+ */
+static bool kernel_by_name(struct list_head *patterns)
+{
+	struct ftrace_pattern *pat;
+
+	list_for_each_entry(pat, patterns, list) {
+		if (pat->func.type == MATCH_INDEX)
+			return false;
+		if (!pat->exact && module_ok(pat, NULL))
+			return false;
+	}
+	return true;
+}
+
+struct by_name {
+	struct ftrace_pattern	*pat;
+	struct ftrace_hash	*hash;
+	char			*buf;
+};
+
+/*
+ * kallsyms_on_each_match_symbol() callback: @addr is a symbol named as
+ * the pattern.  A record takes the name of the last symbol at or below
+ * it (the first of aliases at one address), so the records named so are
+ * the first ones from @addr on whose name the lookup confirms; the same
+ * lookup a pass would make decides, and aliases and nested symbols come
+ * out as in a pass.
+ */
+static int by_name_symbol(void *data, unsigned long addr)
+{
+	struct by_name *bn = data;
+	struct ftrace_group *g;
+	struct dyn_ftrace *rec;
+	const char *name;
+	int ret;
+
+	for_each_ftrace_group(g) {
+		if (g->mod)
+			continue;
+		rec = ftrace_group_find(g, addr, ULONG_MAX);
+		for (; rec && rec < g->recs + g->count; rec++) {
+			unsigned long ip = ftrace_rec_ip(g, rec);
+
+			if (ip < addr)
+				continue;
+			name = ftrace_rec_name(g, rec, bn->buf);
+			if (!name || strcmp(name, bn->pat->func.search))
+				break;
+			if (rec->flags & FTRACE_REC_FREED)
+				continue;
+			bn->pat->hits++;
+			ret = apply(bn->pat, bn->hash, ip);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The kernel's records, by name: the patterns in the order written, so
+ * that for a record the last one that names it decides, as in a pass.
+ */
+static int match_kernel_by_name(struct list_head *patterns, struct ftrace_hash *hash,
+				char *buf)
+{
+	struct by_name bn = { .hash = hash, .buf = buf };
+	int ret;
+
+	list_for_each_entry(bn.pat, patterns, list) {
+		if (!bn.pat->exact || !module_ok(bn.pat, NULL))
+			continue;
+		ret = kallsyms_on_each_match_symbol(by_name_symbol, bn.pat->func.search, &bn);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Naming the records of a group, in order.  A module's records are named
+ * one lookup each (kallsyms_lookup(): a binary search, then a walk of up
+ * to 255 compressed names from the nearest marker, then the expansion).
+ * The kernel's records, most of them, are named by walking kallsyms once
+ * in address order beside them, expanding each symbol's name once: a
+ * record takes the name of the last symbol at or below it, the first of
+ * aliases at one address, as kallsyms_lookup() would give it.
+ */
+struct name_walk {
+	/* Called for each record; non-zero stops the walk and is returned. */
+	int			(*fn)(struct name_walk *w, struct dyn_ftrace *rec,
+				      const char *name, unsigned long sym);
+	struct ftrace_group	*g;
+	unsigned int		next;		/* first record not yet named */
+	int			ret;
+	unsigned long		sym_addr;
+	bool			sym_named;	/* name[] holds the symbol at sym_addr */
+	char			name[KSYM_NAME_LEN];
+};
+
+/* Name the records below @end with the symbol in hand. */
+static int walk_below(struct name_walk *w, unsigned long end)
+{
+	struct ftrace_group *g = w->g;
+	const char *name = w->sym_named ? w->name : NULL;
+
+	for (; w->next < g->count && ftrace_rec_ip(g, &g->recs[w->next]) < end; w->next++) {
+		w->ret = w->fn(w, &g->recs[w->next], name, w->sym_addr);
+		if (w->ret)
+			return w->ret;
+	}
+	return w->next == g->count;
+}
+
+/* kallsyms_on_each_symbol() callback: the records below @addr are named. */
+static int walk_symbol(void *data, const char *name, struct module *mod, unsigned long addr)
+{
+	struct name_walk *w = data;
+	char *llvm;
+
+	if (walk_below(w, addr))
+		return 1;
+	if (w->sym_named && addr == w->sym_addr)
+		return 0;
+	strscpy(w->name, name, sizeof(w->name));
+	/* kallsyms_lookup() drops clang LTO's suffix too */
+	llvm = IS_ENABLED(CONFIG_LTO_CLANG) ? strstr(w->name, ".llvm.") : NULL;
+	if (llvm)
+		*llvm = '\0';
+	w->sym_addr = addr;
+	w->sym_named = true;
+	return 0;
+}
+
+/* Name every record of @g in address order; the first non-zero fn() return. */
+static int walk_group(struct name_walk *w, struct ftrace_group *g)
+{
+	unsigned long size, offset;
+	char *modname;
+
+	w->g = g;
+	w->next = 0;
+	w->ret = 0;
+	w->sym_named = false;
+	if (!g->mod) {
+		kallsyms_on_each_symbol(walk_symbol, w);
+		/* The records after the last symbol keep its name. */
+		if (!w->ret)
+			walk_below(w, ULONG_MAX);
+		return w->ret;
+	}
+	for (; w->next < g->count; w->next++) {
+		struct dyn_ftrace *rec = &g->recs[w->next];
+		unsigned long ip = ftrace_rec_ip(g, rec);
+		const char *name = kallsyms_lookup(ip, &size, &offset, &modname, w->name);
+
+		w->ret = w->fn(w, rec, name, ip - offset);
+		if (w->ret)
+			break;
+	}
+	return w->ret;
+}
+
+/* One pass of a write's patterns over the records. */
+struct pass {
+	struct name_walk	walk;
+	struct list_head	*patterns;
+	struct batch_index	bi;
+	struct ftrace_hash	*hash;
+	unsigned long		pos;		/* live records so far */
+	const char		*modname;
+	int			ret;
+};
+
+static int pass_rec(struct name_walk *w, struct dyn_ftrace *rec, const char *name,
+		    unsigned long sym)
+{
+	struct pass *p = container_of(w, struct pass, walk);
+	struct ftrace_pattern *best;
+
+	/* Positions count the lines of available_filter_functions. */
+	if (rec->flags & FTRACE_REC_FREED)
+		return 0;
+	p->pos++;
+	best = last_match(p->patterns, &p->bi, p->pos, name, p->modname);
+	if (best && apply(best, p->hash, ftrace_rec_ip(w->g, rec)))
+		p->ret = -ENOMEM;
+	return 0;
+}
+
 /**
  * ftrace_match_patterns - apply the patterns of a write to a hash
  * @patterns: list of struct ftrace_pattern, in the order written
@@ -259,56 +469,74 @@ static struct ftrace_pattern *last_match(struct list_head *patterns,
  */
 int ftrace_match_patterns(struct list_head *patterns, struct ftrace_hash *hash)
 {
-	struct ftrace_pattern *best;
-	struct batch_index bi;
 	struct ftrace_group *g;
 	struct dyn_ftrace *rec;
-	unsigned long pos = 0;
-	char *buf;
+	struct pass *p;
+	bool by_name;
 	int ret;
 
 	ftrace_assert_locked();
 
-	buf = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
-	if (!buf)
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
 		return -ENOMEM;
-	ret = batch_index_build(&bi, patterns);
+	p->walk.fn = pass_rec;
+	p->patterns = patterns;
+	p->hash = hash;
+	ret = batch_index_build(&p->bi, patterns);
 	if (ret)
 		goto out;
+	by_name = kernel_by_name(patterns);
+	if (by_name) {
+		ret = match_kernel_by_name(patterns, hash, p->walk.name);
+		if (ret)
+			goto free;
+	}
 
 	for_each_ftrace_group(g) {
-		const char *modname = g->mod ? module_name(g->mod) : NULL;
-		bool wanted = group_wanted(g, patterns);
-
-		for_each_group_rec(g, rec) {
-			unsigned long ip = ftrace_rec_ip(g, rec);
-
-			/* Positions count the lines of available_filter_functions. */
-			if (rec->flags & FTRACE_REC_FREED)
-				continue;
-			pos++;
-			if (!wanted)
-				continue;
-			best = last_match(patterns, &bi, pos,
-					  ftrace_rec_name(g, rec, buf), modname);
-			if (!best)
-				continue;
-			if (best->remove)
-				ftrace_hash_remove(hash, ip);
-			else if (ftrace_hash_add(hash, ip))
-				ret = -ENOMEM;
+		if ((by_name && !g->mod) || !group_wanted(g, patterns)) {
+			for_each_group_rec(g, rec)
+				p->pos += !(rec->flags & FTRACE_REC_FREED);
+			continue;
 		}
+		p->modname = g->mod ? module_name(g->mod) : NULL;
+		walk_group(&p->walk, g);
 		cond_resched();
 	}
-	batch_index_free(&bi);
+	ret = p->ret;
+free:
+	batch_index_free(&p->bi);
 out:
-	kfree(buf);
+	kfree(p);
 	return ret;
 }
 
 static int cmp_sym(const void *key, const void *elt)
 {
 	return strcmp(key, *(const char * const *)elt);
+}
+
+struct lookup {
+	struct name_walk	walk;
+	const char		**syms;
+	size_t			cnt;
+	unsigned long		*addrs;
+	size_t			found;
+};
+
+static int lookup_rec(struct name_walk *w, struct dyn_ftrace *rec, const char *name,
+		      unsigned long sym)
+{
+	struct lookup *l = container_of(w, struct lookup, walk);
+	const char **hit;
+
+	if (rec->flags & FTRACE_REC_FREED || !name)
+		return 0;
+	hit = bsearch(name, l->syms, l->cnt, sizeof(*l->syms), cmp_sym);
+	if (!hit || l->addrs[hit - l->syms])
+		return 0;
+	l->addrs[hit - l->syms] = sym;
+	return ++l->found == l->cnt;
 }
 
 /**
@@ -319,9 +547,10 @@ static int cmp_sym(const void *key, const void *elt)
  *	address, not the call site's), 0 where none was found
  *
  * For BPF's kprobe_multi links and fprobe: many names resolved at once.
- * One pass over the call-site records with a binary search of the names
- * per record, so only functions ftrace can trace are found, in vmlinux
- * and in loaded modules alike.  Where two functions share a name, the one
+ * One pass over the call-site records (their names from one walk of
+ * kallsyms for vmlinux) with a binary search of the names per record, so
+ * only functions ftrace can trace are found, in vmlinux and in loaded
+ * modules alike.  Where two functions share a name, the one
  * found first (vmlinux before modules, lower address first) is taken.
  *
  * Context: process context; takes ftrace_lock.
@@ -329,38 +558,28 @@ static int cmp_sym(const void *key, const void *elt)
  */
 int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt, unsigned long *addrs)
 {
-	unsigned long size, offset, found = 0;
 	struct ftrace_group *g;
-	struct dyn_ftrace *rec;
-	const char **hit;
-	char *modname;
-	char *buf;
+	struct lookup *l;
+	int ret;
 
 	memset(addrs, 0, sizeof(*addrs) * cnt);
 	if (!cnt)
 		return 0;
-	buf = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
-	if (!buf)
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
 		return -ENOMEM;
+	l->walk.fn = lookup_rec;
+	l->syms = sorted_syms;
+	l->cnt = cnt;
+	l->addrs = addrs;
 	mutex_lock(&ftrace_lock);
 	for_each_ftrace_group(g) {
-		for_each_group_rec(g, rec) {
-			unsigned long ip = ftrace_rec_ip(g, rec);
-
-			if (rec->flags & FTRACE_REC_FREED ||
-			    !kallsyms_lookup(ip, &size, &offset, &modname, buf))
-				continue;
-			hit = bsearch(buf, sorted_syms, cnt, sizeof(*sorted_syms), cmp_sym);
-			if (!hit || addrs[hit - sorted_syms])
-				continue;
-			addrs[hit - sorted_syms] = ip - offset;
-			if (++found == cnt)
-				goto out;
-		}
+		if (walk_group(&l->walk, g))
+			break;
 		cond_resched();
 	}
-out:
 	mutex_unlock(&ftrace_lock);
-	kfree(buf);
-	return found == cnt ? 0 : -ESRCH;
+	ret = l->found == cnt ? 0 : -ESRCH;
+	kfree(l);
+	return ret;
 }
