@@ -12,9 +12,9 @@
  * scripts/recordmcount writes the NOP over each site at build time, so
  * boot writes nothing; a module's sites are checked at load, and one that
  * still holds the call (built by another tool) is written directly
- * (text_poke_early()): its text is not running yet.  Afterwards writes go
- * through text_poke_queue(), which batches them behind int3 breakpoints
- * that emulate the new instruction: no CPU is stopped.
+ * (text_poke_early()): its text is not running yet.  Afterwards the sites
+ * of one core update are written in one batch behind int3 breakpoints
+ * that emulate the new instruction (ftrace_poke.c): no CPU is stopped.
  */
 #include <linux/ftrace.h>
 #include <linux/memory.h>
@@ -27,6 +27,7 @@
 #include <asm/nops.h>
 
 #include "../../../kernel/trace/ftrace_internal.h"
+#include "ftrace_poke.h"
 
 /*
  * Put at @insn (to run at @ip) the @len-byte instruction whose last four
@@ -120,8 +121,6 @@ void ftrace_arch_patch_begin(void)
  * @old_target: the trampoline it calls now, 0 for the NOP
  * @new_target: the trampoline it must call, 0 for the NOP
  *
- * Sites must be queued in increasing address order (the records are).
- *
  * Return: 0, -EFAULT if unreadable, -EINVAL if it does not hold the
  * instruction for @old_target.
  */
@@ -137,7 +136,7 @@ int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
 	ret = site_check(ip, old);
 	if (ret)
 		return ret;
-	text_poke_queue((void *)ip, new, MCOUNT_INSN_SIZE, NULL);
+	ftrace_poke_queue(ip, new);
 	return 0;
 }
 
@@ -147,7 +146,7 @@ int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
 void ftrace_arch_patch_end(void)
 {
 	lockdep_assert_held(&text_mutex);
-	text_poke_finish();
+	ftrace_poke_finish();
 	mutex_unlock(&text_mutex);
 }
 

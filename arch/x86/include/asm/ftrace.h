@@ -101,6 +101,17 @@ struct dyn_arch_ftrace {
 #ifndef __ASSEMBLY__
 
 /*
+ * The int3 trap asks this right after the kernel's own text-poke handler:
+ * true if the int3 is on a call site ftrace is writing (ftrace_poke.c).
+ */
+struct pt_regs;
+#ifdef CONFIG_DYNAMIC_FTRACE
+bool ftrace_int3_handler(struct pt_regs *regs);
+#else
+static inline bool ftrace_int3_handler(struct pt_regs *regs) { return false; }
+#endif
+
+/*
  * Per-ops trampolines are read-only from the moment they are built, so
  * there is nothing left to protect at the end of boot.
  */
