@@ -421,8 +421,12 @@ static int walk_group(struct name_walk *w, struct ftrace_group *g)
 	for (; w->next < g->count; w->next++) {
 		struct dyn_ftrace *rec = &g->recs[w->next];
 		unsigned long ip = ftrace_rec_ip(g, rec);
-		const char *name = kallsyms_lookup(ip, &size, &offset, &modname, w->name);
+		const char *name = NULL;
 
+		/* A freed record's text is gone: no name to look up. */
+		offset = 0;
+		if (!(rec->flags & FTRACE_REC_FREED))
+			name = kallsyms_lookup(ip, &size, &offset, &modname, w->name);
 		w->ret = w->fn(w, rec, name, ip - offset);
 		if (w->ret)
 			break;
