@@ -290,17 +290,22 @@ struct by_name {
 /*
  * kallsyms_on_each_match_symbol() callback: @addr is a symbol named as
  * the pattern.  A record takes the name of the last symbol at or below
- * it (the first of aliases at one address), so the records named so are
- * the first ones from @addr on whose name the lookup confirms; the same
- * lookup a pass would make decides, and aliases and nested symbols come
- * out as in a pass.
+ * it (the first of aliases at one address), so the records of this
+ * symbol are the first ones from @addr on that the lookup places in the
+ * symbol at @addr under the pattern's name; the same lookup a pass would
+ * make decides, and aliases come out as in a pass.  The symbol's start
+ * is checked too: two functions of one name can follow each other with
+ * no traceable function between them (arm64's two gic_handle_irq, both
+ * in .irqentry.text), and each must count its own records only.
  */
 static int by_name_symbol(void *data, unsigned long addr)
 {
 	struct by_name *bn = data;
+	unsigned long size, offset;
 	struct ftrace_group *g;
 	struct dyn_ftrace *rec;
 	const char *name;
+	char *modname;
 	int ret;
 
 	for_each_ftrace_group(g) {
@@ -312,8 +317,8 @@ static int by_name_symbol(void *data, unsigned long addr)
 
 			if (ip < addr)
 				continue;
-			name = ftrace_rec_name(g, rec, bn->buf);
-			if (!name || strcmp(name, bn->pat->func.search))
+			name = kallsyms_lookup(ip, &size, &offset, &modname, bn->buf);
+			if (!name || ip - offset != addr || strcmp(name, bn->pat->func.search))
 				break;
 			if (rec->flags & FTRACE_REC_FREED)
 				continue;
