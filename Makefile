@@ -41,13 +41,15 @@
 #                  cost, at least 600 s (default 3, 24 under DEBUG=1; 0: never)
 #   SHARDS=N       make check: guests that share the suites, all at once
 #                  (default 2, one per host core)
-#   ROUNDS=N       make bench: tracer switches measured per variant (default 5)
+#   ROUNDS=N       make bench: times each figure is taken per boot (default 5)
+#   BOOTS=N        make bench: boots of each kernel (default 2)
 #   BENCH_OPS=N    make bench: ops registered for the Nth-ops rows (default 1000)
 #   JOBS=N         parallel kernel build jobs (default: number of CPUs)
 #   KCMDLINE="..." extra kernel command line for the guest, for debugging
 #                  (e.g. KCMDLINE=slub_debug=FZPU)
 
-VARIANT    := $(if $(filter 1 y yes,$(STOCK)),stock,ours)
+# FLOOR=1 (make bench's third kernel): the base without the function tracer.
+VARIANT    := $(if $(filter 1 y yes,$(FLOOR)),floor,$(if $(filter 1 y yes,$(STOCK)),stock,ours))
 # 'make check' with no ARCH given checks both arches.
 ALL_ARCHES := $(filter undefined,$(origin ARCH))
 ARCH       ?= x86_64
@@ -64,9 +66,12 @@ BASE_SRC   := $(BASE)/src
 # x86_64 keeps the historical build/ours and build/stock.
 ARCHSUF    := $(if $(filter arm64,$(ARCH)),-arm64)
 DEBUGSUF   := $(if $(filter 1 y yes,$(DEBUG)),-debug)
-OUT        := $(BUILD)/$(VARIANT)$(ARCHSUF)$(DEBUGSUF)
+# BENCHCFG=1 (set by make bench): the production-like config, in its own
+# build/VARIANT-bench.
+BENCHSUF   := $(if $(filter 1 y yes,$(BENCHCFG)),-bench)
+OUT        := $(BUILD)/$(VARIANT)$(ARCHSUF)$(DEBUGSUF)$(BENCHSUF)
 # One source tree per variant, whatever the arch: only obj/ is per arch.
-SRC        := $(if $(filter stock,$(VARIANT)),$(BASE_SRC),$(BUILD)/ours/src)
+SRC        := $(if $(filter ours,$(VARIANT)),$(BUILD)/ours/src,$(BASE_SRC))
 OBJ        := $(OUT)/obj
 CONFIGS    := $(TOP)/kernel/configs
 FRAGMENTS  := $(CONFIGS)/ftrace-qemu-guest.config \
@@ -76,7 +81,10 @@ FRAGMENTS  := $(CONFIGS)/ftrace-qemu-guest.config \
               $(CONFIGS)/ftrace-clients-$(ARCH).config \
               $(if $(DEBUGSUF),$(CONFIGS)/ftrace-debug.config) \
               $(if $(filter ours,$(VARIANT)),$(CONFIGS)/ftrace-ours.config \
-                $(wildcard $(CONFIGS)/ftrace-ours-$(ARCH).config))
+                $(wildcard $(CONFIGS)/ftrace-ours-$(ARCH).config)) \
+              $(if $(BENCHSUF),$(CONFIGS)/ftrace-bench.config \
+                $(if $(filter ours,$(VARIANT)),$(CONFIGS)/ftrace-bench-ours.config)) \
+              $(if $(filter floor,$(VARIANT)),$(CONFIGS)/ftrace-floor.config)
 # The kernel's image, the guest's root filesystem (x86_64: the host's own).
 ifeq ($(ARCH),arm64)
 export CROSS_COMPILE := aarch64-linux-gnu-
@@ -143,6 +151,7 @@ kernel: config
 		$(KMAKE) modules_install INSTALL_MOD_PATH=$(OUT)/modules.new \
 			INSTALL_MOD_STRIP=1 >/dev/null; \
 		rm -rf $(OUT)/modules; mv $(OUT)/modules.new $(OUT)/modules; \
+		[ $(VARIANT) != floor ] || exit 0; \
 		cd $(OBJ) && $(TOP)/scripts/check-mcount-loc.py --arch $(ARCH) vmlinux \
 			$$(sed "s/\.o$$/.ko/" modules.order)'
 	@echo "  KERNEL  $(OUT)/$(KIMAGE) ($$(cat $(OBJ)/include/config/kernel.release)), $(VARIANT) on $$(cat $(BASE)/VERSION)"
@@ -298,39 +307,50 @@ run: kernel rootfs
 	@$(HARNESS)/qemu-run.sh -k $(OUT)/$(KIMAGE) -m $(OUT)/modules -o $(OUT)/run \
 		-j $(OUT)/run.job -t $(TIMEOUT) $(if $(filter 1,$(INTERACTIVE)),-i,-v)
 
-# The core benchmark: both variants built and booted in one run, figures
-# side by side (tools/testing/ftrace-harness/bench-report.py says which).
-# ftrace_recount_check=0: the check config's full recount after every
-# partial one would swamp the registration figures (stock ignores it);
-# kprobe_event= skips the boot self-tests (three minutes a boot).  Both
-# variants boot with the same line.
+# The core benchmark: three kernels of the production-like config (make
+# check's without lockdep and the other checkers: ftrace-bench.config),
+# ours, stock and the floor (stock without the function tracer), each
+# booted BOOTS times on one vCPU under QEMU's -icount shift=0, where every
+# time the guest measures is a count of executed instructions.
+# tools/testing/ftrace-harness/bench-report.py prints the figures of all
+# three side by side with ours/stock and the spread between runs.
 ROUNDS ?= 5
-# Ops the registration rows register, one each (every unregistration of
-# one waits for RCU-tasks grace periods: minutes under TCG on arm64).
+# Ops the registration rows register, one each.
 BENCH_OPS ?= 1000
+BOOTS ?= 2
+BENCH_KERNELS := ours stock floor
 bench: rootfs
-	@$(MAKE) --no-print-directory kernel STOCK=
-	@$(MAKE) --no-print-directory kernel STOCK=1
+	@$(MAKE) --no-print-directory kernel BENCHCFG=1 STOCK=
+	@$(MAKE) --no-print-directory kernel BENCHCFG=1 STOCK=1
+	@$(MAKE) --no-print-directory kernel BENCHCFG=1 FLOOR=1
+	@$(MAKE) --no-print-directory guest-tools BENCHCFG=1
 	@for v in ours stock; do \
 		src=$(BUILD)/ours/src; [ $$v = stock ] && src=$(BASE_SRC); \
-		d=$(BUILD)/$$v$(ARCHSUF); \
+		d=$(BUILD)/$$v$(ARCHSUF)-bench; \
 		rm -rf $$d/bench-ops; \
 		cp -a $(HARNESS)/bench-ops $$d/bench-ops; \
 		$(MAKE) -s -C $$src O=$$d/obj ARCH=$(ARCH) \
 			M=$$d/bench-ops modules || exit 1; \
 	done
-	@for v in ours stock; do \
-		d=$(BUILD)/$$v$(ARCHSUF); \
-		printf 'FH_ROUNDS=%s\nFH_BENCH_OPS=%s\nFH_BENCH_OPS_N=%s\n. %s\n' '$(ROUNDS)' \
+	@for v in $(BENCH_KERNELS); do \
+		d=$(BUILD)/$$v$(ARCHSUF)-bench; \
+		printf 'FH_ROUNDS=%s\nFH_TOOLS=%s\nFH_BENCH_OPS=%s\nFH_BENCH_OPS_N=%s\n. %s\n' '$(ROUNDS)' \
+			$(BUILD)/ours$(ARCHSUF)-bench/guest-tools \
 			$$d/bench-ops/ftrace_bench_ops.ko '$(BENCH_OPS)' \
 			$(HARNESS)/job-bench.sh > $$d/bench.job; \
-		FH_KCMDLINE="$(KCMDLINE) ftrace_recount_check=0 kprobe_event=" \
-			$(PHASE) bench-$$v $(HARNESS)/qemu-run.sh -k $$d/$(KIMAGE) \
-			-m $$d/modules -o $$d/bench \
-			-j $$d/bench.job -t $(TIMEOUT) || exit 1; \
+		for b in $$(seq $(BOOTS)); do \
+			FH_ICOUNT=1 FH_KCMDLINE="$(KCMDLINE)" \
+				$(PHASE) bench-$$v-$$b $(HARNESS)/qemu-run.sh -k $$d/$(KIMAGE) \
+				-m $$d/modules -o $$d/bench-$$b \
+				-j $$d/bench.job -t $(TIMEOUT) || exit 1; \
+		done; \
 	done
-	@$(HARNESS)/bench-report.py $(BUILD)/ours$(ARCHSUF)/bench $(BUILD)/stock$(ARCHSUF)/bench \
-		"Base: $$(cat $(BASE)/VERSION); $(ARCH); command: make bench$(if $(ARCHSUF), ARCH=$(ARCH)) ROUNDS=$(ROUNDS); $$(date -u +%F)" \
+	@args=; for v in $(BENCH_KERNELS); do \
+		a=; for b in $$(seq $(BOOTS)); do a=$$a$${a:+,}$(BUILD)/$$v$(ARCHSUF)-bench/bench-$$b; done; \
+		args="$$args $$v=$$a"; \
+	done; \
+	$(HARNESS)/bench-report.py $$args \
+		"Base: $$(cat $(BASE)/VERSION); $(ARCH); command: make bench$(if $(ARCHSUF), ARCH=$(ARCH)) ROUNDS=$(ROUNDS) BOOTS=$(BOOTS) BENCH_OPS=$(BENCH_OPS); $$(date -u +%F)" \
 		> $(BUILD)/bench$(ARCHSUF).txt.new
 	@mv $(BUILD)/bench$(ARCHSUF).txt.new $(BUILD)/bench$(ARCHSUF).txt && cat $(BUILD)/bench$(ARCHSUF).txt
 

@@ -1,119 +1,190 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Print ours and stock side by side from two 'make bench' guest runs.
+"""Print the figures of 'make bench' for its kernels side by side.
 
-bench-report.py OURS_RESULTS STOCK_RESULTS [header line...]
+bench-report.py NAME=DIR[,DIR...] ... [header line...]
 
-Each RESULTS directory holds bench.txt (written by job-bench.sh) and
-dmesg.txt.  Figures:
+NAME is ours, stock or floor (stock without the function tracer); each DIR
+is one boot's results (bench.txt from job-bench.sh, and dmesg.txt).  The
+guests ran under QEMU's -icount shift=0, so a nanosecond of guest time is
+one executed instruction: 'insns' below.  A figure is taken in each boot
+(the median of its rounds), then reported as the median of the boots;
+'spread' is the largest (max - min) / median over the boots of any of the
+kernels, in percent ('-' with one boot).
 
   records          first field of dyn_ftrace_total_info
-  bytes/record     table memory / records, both after boot: 'pages:N' of
-                   dyn_ftrace_total_info (4 KiB pages; ours allocates
-                   whole pages and gives back those of freed init text)
+  bytes/record     table memory / records after boot: 'pages:N' of
+                   dyn_ftrace_total_info (4 KiB pages)
   boot conversion  the core's own boot line ('... in N us'), else the time
                    between upstream's 'ftrace: allocating' and 'ftrace:
-                   allocated' lines; None where the clock did not move
-                   (this early it may still count jiffies); ours also
-                   gives TSC cycles ('(N cycles)')
-  enable/disable   median wall time of 'echo function > current_tracer'
-                   and 'echo nop > current_tracer' with every function
-                   enabled (guest clock)
-  register ops #N  wall time of register_ftrace_function() for the Nth ops
-                   registered, each ops filtered on its own function
-                   (bench-ops/ftrace_bench_ops.c, median of the rounds);
-                   unregister ops #N: unregistering the newest of N
-  write N names    wall time of one 'cat' of N distinct vmlinux function
-                   names (newline separated) into set_ftrace_filter, and
-                   how many sites that selected
-  ns/call          (dd time with a tracer on every function - dd time with
-                   none) / traced calls, for dd copying 20,000 1-byte
-                   blocks pinned to CPU 1; the calls are the events the
-                   function tracer wrote on CPU 1 in its run (medians of
-                   the rounds).  'function, 2 ops': the function tracer of
-                   the top level and of an instance both on every site
-                   (the list function), per call for both ops together.
-                   'function, 1 of 2 ops': the same two tracers, the
-                   instance's on one site dd never calls, so every site
-                   dd runs is wanted by one ops while two are registered
-                   (its own trampoline, where there are per-ops ones).
-The ratio column is ours / stock: below 1.00 means ours is smaller/faster.
+                   allocated' lines
+  getppid()        one getppid() system call, tracing compiled in but off
+  1-byte read+write  one read of /dev/zero and one write to /dev/null
+  enable/disable   'echo function > current_tracer' and 'echo nop >
+                   current_tracer', every function enabled (the write and
+                   its open and close)
+  write N names    one write of N distinct vmlinux function names
+                   (newline separated) into set_ftrace_filter, open to
+                   close, and how many sites that selected
+  register ops #N  register_ftrace_function() of the Nth ops registered,
+                   each ops filtered on its own function
+                   (bench-ops/ftrace_bench_ops.c); unregister ops #N:
+                   unregistering the newest of N
+  per traced call  (loop with the tracer on every function - loop with
+                   none) / traced calls, for 20,000 1-byte read/write
+                   pairs on one CPU; the calls are the events the function
+                   tracer wrote on that CPU in its run.
+                   'empty ops': one ops with an empty callback (the site,
+                   the trampoline, the dispatch).  'function, tracing off':
+                   the function tracer with tracing_on at 0 (its callback,
+                   the ring buffer refusing the event at once).
+                   'function, 2 ops': the function tracer of the top level
+                   and of an instance both on every site (the list
+                   function), both ops' work per call.  'function, 1 of 2
+                   ops': the instance's tracer on one site the loop never
+                   calls, so every site the loop runs is wanted by one ops
+                   while two are registered.
+                   The parts: 'site, trampoline, dispatch' = empty ops;
+                   'tracer callback' = tracing off - empty ops; 'ring
+                   buffer' = function - tracing off.
+Ratios below 1.00 mean the first kernel is smaller or faster.
 """
 import os
 import re
 import statistics
 import sys
 
+LOOP = 20000
+SYSCALLS = 100000
 
-def figures(d):
+
+def read_boot(d):
     bench = open(os.path.join(d, 'bench.txt')).read()
     dmesg = open(os.path.join(d, 'dmesg.txt'), errors='replace').read()
-    f = {}
     vals = {}
     for line in bench.splitlines():
         k, _, v = line.partition(' ')
         vals.setdefault(k, []).append(v)
+    return vals, dmesg
+
+
+def boot_figures(vals, dmesg):
+    """The figures of one boot, in the order they are printed."""
+    f = {}
+    med = lambda k: statistics.median(int(v) for v in vals[k])
     f['release'] = vals['release'][0]
+    f['getppid() (insns)'] = med('syscall_ns') / SYSCALLS
+    f['1-byte read+write (insns)'] = med('rw_none_ns') / LOOP
+    if 'records' not in vals:
+        return f
     recs = int(vals['records'][0])
     f['records'] = recs
     m = re.search(r'pages:\s*(\d+)', vals['total_info'][0])
     mem = int(m.group(1)) * 4096 if m else None
     f['bytes/record'] = mem / recs if mem and recs else None
-    m = re.search(r'ftrace: .* in (\d+) us(?: \((\d+) cycles\))?', dmesg)
+    m = re.search(r'ftrace: .* in (\d+) us', dmesg)
     if m:
-        us = int(m.group(1))
-        f['boot conversion (ms)'] = us / 1000 if us else None
-        if m.group(2):
-            f['boot conversion (cycles)'] = int(m.group(2))
+        f['boot conversion (M insns)'] = int(m.group(1)) / 1000
     else:
         ts = lambda pat: float(re.search(r'\[\s*(\d+\.\d+)\] ' + pat, dmesg).group(1))
         try:
-            f['boot conversion (ms)'] = (ts('ftrace: allocated') -
-                                         ts('ftrace: allocating')) * 1000 or None
+            f['boot conversion (M insns)'] = (ts('ftrace: allocated') -
+                                              ts('ftrace: allocating')) * 1000
         except AttributeError:
-            f['boot conversion (ms)'] = None
-    for key, name in (('enable_all_ns', 'enable all (ms)'),
-                      ('disable_all_ns', 'disable all (ms)')):
-        f[name] = statistics.median(int(v) for v in vals[key]) / 1e6
+            f['boot conversion (M insns)'] = None
+    f['enable all (M insns)'] = med('enable_all_ns') / 1e6
+    f['disable all (M insns)'] = med('disable_all_ns') / 1e6
     f['sites enabled'] = int(vals['enabled_sites'][0])
     for n in (100, 1000, 10000):
         key = 'filter_write_%d_ns' % n
         if key in vals:
-            f['write %d names (ms)' % n] = int(vals[key][0]) / 1e6
+            f['write %d names (M insns)' % n] = int(vals[key][0]) / 1e6
             f['sites of %d names' % n] = int(vals['filter_write_%d_sites' % n][0])
     for what in ('register', 'unregister'):
         for n in (1, 10, 100, 1000):
             key = 'ops_%s_%d_ns' % (what, n)
             if key in vals:
-                f['%s ops #%d (us)' % (what, n)] = \
-                    statistics.median(int(v) for v in vals[key]) / 1e3
-    if 'dd_function_calls' in vals:
-        med = lambda k: statistics.median(int(v) for v in vals[k])
-        calls = med('dd_function_calls')
-        f['traced calls per dd'] = int(calls)
-        for key, name in (('dd_function_ns', 'function ns/call'),
-                          ('dd_function_own_ns', 'function, 1 of 2 ops ns/call'),
-                          ('dd_function2_ns', 'function, 2 ops ns/call'),
-                          ('dd_graph_ns', 'function_graph ns/call')):
-            if key in vals and calls:
-                f[name] = (med(key) - med('dd_none_ns')) / calls
-    f['rounds'] = str(len(vals['enable_all_ns']))
+                f['%s ops #%d (k insns)' % (what, n)] = med(key) / 1e3
+    if 'dd_function_calls' not in vals:
+        return f
+    calls = med('dd_function_calls')
+    f['traced calls per loop'] = int(calls)
+    per = {}
+    for key, name in (('dd_empty_ops_ns', 'empty ops'),
+                      ('dd_function_off_ns', 'function, tracing off'),
+                      ('dd_function_ns', 'function'),
+                      ('dd_function2_ns', 'function, 2 ops'),
+                      ('dd_function_own_ns', 'function, 1 of 2 ops'),
+                      ('dd_graph_ns', 'function_graph')):
+        if key in vals and calls:
+            per[name] = (med(key) - med('dd_none_ns')) / calls
+            f['per call: %s (insns)' % name] = per[name]
+    if {'empty ops', 'function, tracing off', 'function'} <= per.keys():
+        f['  part: site, trampoline, dispatch'] = per['empty ops']
+        f['  part: tracer callback'] = per['function, tracing off'] - per['empty ops']
+        f['  part: ring buffer'] = per['function'] - per['function, tracing off']
     return f
 
 
-def main():
-    ours, stock = figures(sys.argv[1]), figures(sys.argv[2])
-    for h in sys.argv[3:]:
-        print(h)
-    print('%-30s %14s %14s %8s' % ('', 'ours', 'stock', 'ratio'))
-    for k in ours:
-        a, b = ours[k], stock.get(k)
-        if isinstance(a, str):
-            print('%-30s %14s %14s' % (k, a, b))
+def kernel_figures(dirs):
+    """Median over the boots of each figure, and each figure's spread."""
+    boots = [boot_figures(*read_boot(d)) for d in dirs]
+    fig, spread = {}, {}
+    for k in boots[0]:
+        xs = [b.get(k) for b in boots]
+        if isinstance(xs[0], str) or any(x is None for x in xs):
+            fig[k] = xs[0]
             continue
-        fmt = lambda x: '-' if x is None else ('%.1f' % x if isinstance(x, float) else str(x))
-        r = '%.2f' % (a / b) if a is not None and b else '-'
-        print('%-30s %14s %14s %8s' % (k, fmt(a), fmt(b), r))
+        m = statistics.median(xs)
+        fig[k] = m
+        if len(xs) > 1 and m:
+            spread[k] = (max(xs) - min(xs)) / abs(m) * 100
+    return fig, spread
+
+
+def fmt(x):
+    if x is None:
+        return '-'
+    if isinstance(x, float):
+        return '%.1f' % x if abs(x) < 1e6 else '%.0f' % x
+    return str(x)
+
+
+def ratio(a, b):
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and b:
+        return '%.2f' % (a / b)
+    return '-'
+
+
+def main():
+    kernels, header = {}, []
+    for arg in sys.argv[1:]:
+        name, eq, dirs = arg.partition('=')
+        if eq and name in ('ours', 'stock', 'floor'):
+            kernels[name] = kernel_figures(dirs.split(','))
+        else:
+            header.append(arg)
+    for h in header:
+        print(h)
+    print('Units: insns = instructions executed (QEMU -icount shift=0, one vCPU)')
+    names = [n for n in ('ours', 'stock', 'floor') if n in kernels]
+    print('%-38s' % '' + ''.join('%12s' % n for n in names) +
+          '%11s%11s%11s%8s' % ('ours/stock', 'ours/floor', 'stock/floor', 'spread'))
+    rows = []
+    for n in names:
+        rows += [k for k in kernels[n][0] if k not in rows]
+    for k in rows:
+        v = {n: kernels[n][0].get(k) for n in names}
+        sp = [kernels[n][1][k] for n in names if k in kernels[n][1]]
+        line = '%-38s' % k + ''.join('%12s' % fmt(v[n]) for n in names)
+        if k == 'release':
+            print(line)
+            continue
+        line += '%11s%11s%11s' % (ratio(v.get('ours'), v.get('stock')),
+                                  ratio(v.get('ours'), v.get('floor')),
+                                  ratio(v.get('stock'), v.get('floor')))
+        line += '%8s' % ('%.2f%%' % max(sp) if sp else '-')
+        print(line)
 
 
 if __name__ == '__main__':

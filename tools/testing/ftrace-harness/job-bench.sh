@@ -1,42 +1,52 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest job for 'make bench': measure the dynamic ftrace core.
-#   FH_ROUNDS  how many times to switch the function tracer (default 5)
+#   FH_ROUNDS  how many times each figure is taken (default 5)
+#   FH_TOOLS   the guest tools (fh-bench times each operation around its
+#              system calls alone)
 #   FH_BENCH_OPS  the bench-ops module built for this kernel (registration
-#              cost of the Nth ops)
+#              cost of the Nth ops; one empty ops on every site)
 #   FH_BENCH_OPS_N  how many ops it registers (default 1000)
-# Writes bench.txt, one 'key value' per line, for bench-report.py.
+# Writes bench.txt, one 'key value' per line, for bench-report.py.  The
+# guest runs under QEMU's -icount shift=0: every time is a count of
+# executed instructions (with the idle time the clock skips).  A kernel
+# without the function tracer (the floor) gives the first rows only.
 t=/sys/kernel/tracing
 out=/tmp/out
 rounds=${FH_ROUNDS:-5}
-ns() { date +%s%N; }
-{
+B=$FH_TOOLS/fh-bench
+# The last CPU (the only one under -icount) runs the timed loops.
+cpu=$(($(nproc) - 1))
+on_cpu() { taskset -c "$cpu" "$@"; }
+bench() {
 	echo "release $(uname -r)"
+	echo "cpus $(nproc)"
+	# Off is free: a system call with the tracer compiled in but off.
+	for i in $(seq "$rounds"); do
+		echo "syscall_ns $(on_cpu "$B" syscall 100000)"
+		echo "rw_none_ns $(on_cpu "$B" rw 20000)"
+	done
+	if ! grep -qw function $t/available_tracers 2>/dev/null; then
+		echo "no_function_tracer 1"
+		return 0
+	fi
 	read -r recs rest < $t/dyn_ftrace_total_info
 	echo "records $recs"
 	echo "total_info $recs $rest"
 	echo 0 > $t/tracing_on
 	for i in $(seq "$rounds"); do
-		a=$(ns)
-		echo function > $t/current_tracer
-		b=$(ns)
+		echo "enable_all_ns $("$B" write $t/current_tracer function)"
 		echo "enabled_sites $(wc -l < $t/enabled_functions)"
-		echo nop > $t/current_tracer
-		c=$(ns)
-		echo "enable_all_ns $((b - a))"
-		echo "disable_all_ns $((c - b))"
+		echo "disable_all_ns $("$B" write $t/current_tracer nop)"
 	done
 	# One write of N function names to set_ftrace_filter (newline
-	# separated, as a file is written with cat): distinct vmlinux names.
+	# separated, in cat's 128 KiB writes): distinct vmlinux names.
 	# Upstream lists records in dead code as __ftrace_invalid_address___N,
 	# which it then refuses as a name.
 	grep -v ' \[' $t/available_filter_functions |
 		grep -v '^__ftrace_invalid_address__' | sort -u > /tmp/names
 	for n in 100 1000 10000; do
 		head -n $n /tmp/names > /tmp/names.$n
-		a=$(ns)
-		cat /tmp/names.$n > $t/set_ftrace_filter
-		b=$(ns)
-		echo "filter_write_${n}_ns $((b - a))"
+		echo "filter_write_${n}_ns $("$B" copy $t/set_ftrace_filter /tmp/names.$n)"
 		echo "filter_write_${n}_sites $(wc -l < $t/set_ftrace_filter)"
 		echo > $t/set_ftrace_filter
 	done
@@ -44,7 +54,7 @@ ns() { date +%s%N; }
 	# one ops per attached function): the bench module registers one
 	# per name, timing each, and prints the 1st, 10th, 100th, 1000th.
 	# Once, not per round: each unregistration of a freeable ops waits
-	# for an RCU-tasks grace period, slow under TCG.
+	# for an RCU-tasks grace period.
 	if [ -f "${FH_BENCH_OPS:-}" ]; then
 		grep -v ' \[' $t/available_filter_functions |
 			grep -v '^__ftrace_invalid_address__' | sort | uniq -u |
@@ -57,30 +67,35 @@ ns() { date +%s%N; }
 		dmesg | tail -n +$((n0 + 1)) | sed -n 's/.*ftrace_bench_ops: \(un\)\{0,1\}register \([0-9]*\) \([0-9]*\)$/\1register_\2_ns \3/p' |
 			sed 's/^/ops_/'
 	fi
-	# Cost per traced call: dd copying 1-byte blocks (a read and a write
-	# per block, the same kernel functions every time) pinned to CPU 1,
-	# timed with no tracer and with each tracer on every function.  The
-	# events CPU 1 wrote during the traced run count its traced calls
-	# (the function tracer writes one per call).
+	# Cost per traced call: 20,000 1-byte read/write pairs (the same
+	# kernel functions every time) on one CPU, with no tracer and with
+	# each tracer on every function.  The events that CPU wrote during
+	# the function tracer's run count the traced calls (one per call).
+	# Its parts: an ops with an empty callback on every site (the site,
+	# the trampoline, the dispatch), the function tracer with tracing_on
+	# at 0 (its callback up to the ring buffer, which refuses the event
+	# at once), the function tracer writing.
 	written() {
 		awk '/^entries:|^overrun:/ { n += $2 } END { print n }' \
-			$t/per_cpu/cpu1/stats
+			$t/per_cpu/cpu$cpu/stats
 	}
-	dd_ns() {
-		a=$(ns)
-		taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count=20000 2> /dev/null
-		b=$(ns)
-		echo $((b - a))
-	}
-	# A function dd does not call, for the one-site ops
+	rw() { on_cpu "$B" rw 20000; }
+	# A function the loop does not call, for the one-site ops
 	other=ksys_sync
 	grep -qx "$other" $t/available_filter_functions || other=vfs_fsync
-	echo 1 > $t/tracing_on
 	for i in $(seq "$rounds"); do
-		echo "dd_none_ns $(dd_ns)"
+		echo 1 > $t/tracing_on
+		echo "dd_none_ns $(rw)"
+		if [ -f "${FH_BENCH_OPS:-}" ] && insmod "$FH_BENCH_OPS" all=1; then
+			echo "dd_empty_ops_ns $(rw)"
+			rmmod ftrace_bench_ops
+		fi
 		echo function > $t/current_tracer
+		echo 0 > $t/tracing_on
+		echo "dd_function_off_ns $(rw)"
+		echo 1 > $t/tracing_on
 		w0=$(written)
-		echo "dd_function_ns $(dd_ns)"
+		echo "dd_function_ns $(rw)"
 		echo "dd_function_calls $(($(written) - w0))"
 		echo nop > $t/current_tracer
 		# A second ops on every site: the function tracer of an
@@ -88,25 +103,26 @@ ns() { date +%s%N; }
 		mkdir $t/instances/bench2
 		echo function > $t/instances/bench2/current_tracer
 		echo function > $t/current_tracer
-		echo "dd_function2_ns $(dd_ns)"
+		echo "dd_function2_ns $(rw)"
 		echo nop > $t/current_tracer
-		# The instance on one site dd never calls: every site dd runs
-		# is still wanted by one ops, with two registered.  A site
-		# calls its ops' own trampoline (where there are per-ops
+		# The instance on one site the loop never calls: every site
+		# it runs is still wanted by one ops, with two registered.  A
+		# site calls its ops' own trampoline (where there are per-ops
 		# trampolines) instead of the list function.
 		echo "$other" > $t/instances/bench2/set_ftrace_filter
 		echo function > $t/current_tracer
-		echo "dd_function_own_ns $(dd_ns)"
+		echo "dd_function_own_ns $(rw)"
 		echo nop > $t/current_tracer
 		echo nop > $t/instances/bench2/current_tracer
 		rmdir $t/instances/bench2
 		if grep -qw function_graph $t/available_tracers; then
 			echo function_graph > $t/current_tracer
-			echo "dd_graph_ns $(dd_ns)"
+			echo "dd_graph_ns $(rw)"
 			echo nop > $t/current_tracer
 		fi
 		echo > $t/trace
 	done
-} > "$out/bench.txt" 2>&1
+}
+bench > "$out/bench.txt" 2>&1
 cat "$out/bench.txt"
 dmesg > "$out/dmesg.txt"

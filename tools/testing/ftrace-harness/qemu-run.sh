@@ -79,18 +79,27 @@ arch=${FH_ARCH:-x86_64}
 # hangs under it, hence single by default.
 tcg=${FH_TCG_THREAD:-single}
 case $tcg in single|multi) ;; *) die "FH_TCG_THREAD=$tcg: single or multi" ;; esac
+# FH_ICOUNT=1 (make bench): one vCPU whose clock advances one nanosecond
+# per executed instruction (-icount shift=0), and skips idle time at once
+# (sleep=off) rather than waiting for the host's clock: every time the
+# guest measures is an instruction count, the same from boot to boot.
+smp=2 icount=()
+if [ "${FH_ICOUNT:-0}" = 1 ]; then
+	[ "$tcg" = single ] || die "FH_ICOUNT=1 needs single-threaded TCG"
+	smp=1 icount=(-icount shift=0,sleep=off,align=off)
+fi
 top=$(cd "$here/../../.." && pwd)
 # FH_QEMU_DIR: where the QEMU binaries are, if not the host's (make stress:
 # QEMU 10, see qemu-bpo.sh).
 qdir=${FH_QEMU_DIR:+$FH_QEMU_DIR/}
 case $arch in
 x86_64)
-	if kvm_works; then
+	if [ ${#icount[@]} -eq 0 ] && kvm_works; then
 		accel=(-accel kvm -cpu host)
 		accel_name=kvm
 	else
-		accel=(-accel tcg,thread=$tcg -cpu max)
-		accel_name="tcg,thread=$tcg"
+		accel=(-accel tcg,thread=$tcg "${icount[@]}" -cpu max)
+		accel_name="tcg,thread=$tcg${icount:+ ${icount[*]}}"
 		# Every TCG vCPU reads the host's TSC, but the guest's
 		# synchronisation check, run while single-threaded TCG takes
 		# the vCPUs in turn, sees warps and marks the TSC unstable.
@@ -106,10 +115,10 @@ x86_64)
 arm64)
 	# Pointer authentication with QEMU's own algorithm: the
 	# architected one is slow to emulate.
-	accel_name="tcg,thread=$tcg"
 	root=${FH_ROOTFS:-} init=/fh-init console=ttyAMA0
 	[ -x "$root/fh-init" ] || die "no arm64 guest root at '$root' (make rootfs ARCH=arm64)"
-	machine=("${qdir}qemu-system-aarch64" -accel tcg,thread=$tcg -machine virt
+	accel_name="tcg,thread=$tcg${icount:+ ${icount[*]}}"
+	machine=("${qdir}qemu-system-aarch64" -accel tcg,thread=$tcg "${icount[@]}" -machine virt
 		-cpu max,pauth-impdef=on
 		-fsdev "local,id=fhtop,path=$top,security_model=none,readonly=on,multidevs=remap"
 		-device "virtio-9p-pci,fsdev=fhtop,mount_tag=fhtop")
@@ -122,7 +131,7 @@ cmdline="console=$console,115200 loglevel=5 printk.time=1 panic=-1 ${tcg_cmdline
  rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose
  init=$init FH_MODULES=$modules ${FH_KCMDLINE:-}"
 
-qemu=("${machine[@]}" -smp 2 -m 2G
+qemu=("${machine[@]}" -smp $smp -m 2G
 	-nodefaults -no-reboot -display none
 	-kernel "$kernel" -append "$(echo $cmdline)"
 	-fsdev "local,id=fhroot,path=$root,security_model=none,readonly=on,multidevs=remap"
@@ -135,7 +144,7 @@ qemu=("${machine[@]}" -smp 2 -m 2G
 [ -n "${FH_QEMU_ARGS:-}" ] && qemu+=(${FH_QEMU_ARGS})
 
 qver=$("${machine[0]}" --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')
-echo "qemu-run.sh: $(basename "$kernel") $arch QEMU $qver accel=$accel_name smp=2 limit=${limit}s out=$out"
+echo "qemu-run.sh: $(basename "$kernel") $arch QEMU $qver accel=$accel_name smp=$smp limit=${limit}s out=$out"
 if [ $interactive -eq 1 ]; then
 	"${qemu[@]}" -serial mon:stdio
 	exit $?

@@ -16,6 +16,14 @@
  * The callback does nothing: only the core's bookkeeping and patching are
  * measured.  Built as an external module against either variant, so it
  * uses nothing but the exported API.
+ *
+ * With all=1 instead, it registers one ops with that empty callback on
+ * every function and keeps it until it is unloaded: what a traced call
+ * costs before any tracer's own work (the site, the trampoline, the
+ * dispatch to the callback), for the bench's per-call breakdown.  The
+ * ops sets no flags: the callback needs no recursion protection (it is
+ * notrace and calls nothing), so the core may call it straight from the
+ * trampoline.
  */
 #include <linux/ftrace.h>
 #include <linux/ktime.h>
@@ -29,14 +37,18 @@ static char *names[MAX_OPS];
 static int count;
 module_param_array(names, charp, &count, 0);
 MODULE_PARM_DESC(names, "comma-separated functions, one ops each (at most 1000)");
+static bool all;
+module_param(all, bool, 0);
+MODULE_PARM_DESC(all, "one ops on every function, registered until unload");
 
-static void bench_callback(unsigned long ip, unsigned long parent_ip,
+static void notrace bench_callback(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 }
 
 static struct ftrace_ops *ops;
 static int nr_ops;
+static struct ftrace_ops all_ops = { .func = bench_callback };
 
 static bool reported(int n)
 {
@@ -62,6 +74,8 @@ static int __init bench_init(void)
 	int ret = 0;
 	u64 t;
 
+	if (all)
+		return register_ftrace_function(&all_ops);
 	if (!count)
 		return -EINVAL;
 	ops = kcalloc(count, sizeof(*ops), GFP_KERNEL);
@@ -96,6 +110,8 @@ static int __init bench_init(void)
 
 static void __exit bench_exit(void)
 {
+	if (all)
+		unregister_ftrace_function(&all_ops);
 }
 
 module_init(bench_init);

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fh-bench: the timed operations of 'make bench' (job-bench.sh), each
+ * measured around the system calls alone, so that no fork or exec of a
+ * shell command is counted.  Prints one number: nanoseconds of
+ * CLOCK_MONOTONIC, which under QEMU's '-icount shift=0' are instructions
+ * executed (plus the idle time the virtual clock skips over).
+ *
+ *   fh-bench syscall N       N getppid() system calls
+ *   fh-bench rw N            N 1-byte reads of /dev/zero, each followed by
+ *                            a 1-byte write to /dev/null (dd bs=1)
+ *   fh-bench write FILE STR  open FILE for writing (truncating, as the
+ *                            shell's '>' does), write STR and a newline,
+ *                            close: what 'echo STR > FILE' does to a
+ *                            control file, whose work may be done at the
+ *                            write (current_tracer) or at the close
+ *                            (set_ftrace_filter)
+ *   fh-bench copy FILE SRC   the same with the contents of the file SRC,
+ *                            read beforehand and written in 128 KiB
+ *                            writes, as cat writes
+ *
+ * Exit status 1 (and a message) if an operation fails: a timing of a
+ * failed write is not a figure.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "fh-bench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static long count(const char *s)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0' || n <= 0) {
+		fprintf(stderr, "fh-bench: '%s' is not a positive count\n", s);
+		exit(2);
+	}
+	return n;
+}
+
+static long long bench_syscall(long n)
+{
+	long long t = now_ns();
+
+	/* syscall(): glibc must not answer from a cache. */
+	while (n--)
+		syscall(SYS_getppid);
+	return now_ns() - t;
+}
+
+static long long bench_rw(long n)
+{
+	int in = open("/dev/zero", O_RDONLY);
+	int out = open("/dev/null", O_WRONLY);
+	long long t;
+	char c;
+
+	if (in < 0 || out < 0)
+		die("/dev/zero or /dev/null");
+	t = now_ns();
+	while (n--) {
+		if (read(in, &c, 1) != 1 || write(out, &c, 1) != 1)
+			die("read or write");
+	}
+	t = now_ns() - t;
+	close(in);
+	close(out);
+	return t;
+}
+
+/* Write len bytes of buf to file, as the shell's '>' then close does. */
+static long long bench_write(const char *file, const char *buf, size_t len)
+{
+	long long t = now_ns();
+	int fd = open(file, O_WRONLY | O_TRUNC);
+	size_t done = 0;
+
+	if (fd < 0)
+		die(file);
+	while (done < len) {
+		size_t chunk = len - done > 131072 ? 131072 : len - done;
+		ssize_t w = write(fd, buf + done, chunk);
+
+		if (w <= 0)
+			die(file);
+		done += w;
+	}
+	if (close(fd))
+		die(file);
+	return now_ns() - t;
+}
+
+static char *slurp(const char *file, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		die(file);
+	buf = malloc(st.st_size + 1);
+	if (!buf)
+		die("malloc");
+	*len = 0;
+	while (*len < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + *len, st.st_size - *len);
+
+		if (r <= 0)
+			die(file);
+		*len += r;
+	}
+	close(fd);
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	long long ns;
+
+	if (argc == 3 && !strcmp(argv[1], "syscall")) {
+		ns = bench_syscall(count(argv[2]));
+	} else if (argc == 3 && !strcmp(argv[1], "rw")) {
+		ns = bench_rw(count(argv[2]));
+	} else if (argc == 4 && !strcmp(argv[1], "write")) {
+		size_t len = strlen(argv[3]);
+		char *buf = malloc(len + 1);
+
+		if (!buf)
+			die("malloc");
+		memcpy(buf, argv[3], len);
+		buf[len] = '\n';
+		ns = bench_write(argv[2], buf, len + 1);
+	} else if (argc == 4 && !strcmp(argv[1], "copy")) {
+		size_t len;
+		char *buf = slurp(argv[3], &len);
+
+		ns = bench_write(argv[2], buf, len);
+	} else {
+		fprintf(stderr, "usage: fh-bench syscall N | rw N | write FILE STR | copy FILE SRC\n");
+		return 2;
+	}
+	printf("%lld\n", ns);
+	return 0;
+}
