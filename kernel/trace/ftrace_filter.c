@@ -414,6 +414,7 @@ void ftrace_free_filter_locked(struct ftrace_ops *ops)
 	ftrace_assert_locked();
 	if (ftrace_ops_registered(ops) || h != &ops->local_hash)
 		return;
+	ftrace_sync_unlinked();
 	ftrace_hash_free(rcu_dereference_protected(h->filter_hash, 1));
 	ftrace_hash_free(rcu_dereference_protected(h->notrace_hash, 1));
 	RCU_INIT_POINTER(h->filter_hash, NULL);

@@ -227,6 +227,7 @@ bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip);
 bool ftrace_ops_registered(struct ftrace_ops *ops);
 int ftrace_startup(struct ftrace_ops *ops, int command);
 int ftrace_shutdown(struct ftrace_ops *ops, int command);
+void ftrace_sync_unlinked(void);
 int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs);
 void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 			  struct ftrace_ops *op, struct ftrace_regs *fregs);

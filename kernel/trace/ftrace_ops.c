@@ -5,10 +5,13 @@
  * or pid filtering when it is called alone.
  *
  * An ops is never freed while a CPU may run in it: every call path below
- * runs with preemption disabled, so unregistering waits for
- * synchronize_rcu_tasks_rude(); a dynamically allocated ops may also be
- * reached from a task preempted in the trampoline before the callback, so
- * it waits for synchronize_rcu_tasks() as well.
+ * runs with preemption disabled, so unregistering an ops that can be
+ * freed (FTRACE_OPS_FL_DYNAMIC) waits for synchronize_rcu_tasks_rude(),
+ * and for synchronize_rcu_tasks() as well: a task may have been preempted
+ * in the trampoline before the callback.  An ops in the kernel image is
+ * never freed, so, as upstream, its unregistration does not wait; what a
+ * CPU still in its call may read (its hashes) is freed only after the
+ * wait (ftrace_sync_unlinked()).
  */
 #include <linux/kallsyms.h>
 #include <linux/rcupdate.h>
@@ -220,8 +223,31 @@ static void touch_ops_sites(struct ftrace_ops *ops)
 }
 
 /*
- * Take a registered ops off the list, re-patch without it, and wait
- * until no CPU can still be running it.
+ * A static ops has been taken off the list since the last wait: a CPU may
+ * still be in its call, reading its hashes.
+ */
+static bool unlinked_unsynced;
+
+/**
+ * ftrace_sync_unlinked - wait for the calls of unlinked static ops
+ *
+ * Whoever frees what the call path reads of an unregistered ops (its
+ * hashes) calls this first: a static ops' unregistration did not wait.
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_sync_unlinked(void)
+{
+	ftrace_assert_locked();
+	if (!unlinked_unsynced)
+		return;
+	synchronize_rcu_tasks_rude();
+	unlinked_unsynced = false;
+}
+
+/*
+ * Take a registered ops off the list and re-patch without it; if it can
+ * be freed, wait until no CPU can still be running it.
  */
 static int ops_unlink(struct ftrace_ops *ops)
 {
@@ -245,10 +271,21 @@ static int ops_unlink(struct ftrace_ops *ops)
 	/* No site calls its trampoline now; the memory goes later. */
 	ftrace_tramp_put(ops);
 
-	/* Nobody may still be in the list walk or a wrapper with @ops. */
-	synchronize_rcu_tasks_rude();
-	if (IS_ENABLED(CONFIG_PREEMPTION) && (ops->flags & FTRACE_OPS_FL_DYNAMIC))
-		synchronize_rcu_tasks();
+	/*
+	 * Nobody may still be in the list walk or a wrapper with an ops
+	 * that its owner may free once this returns.  A static ops is not
+	 * freed: not waiting for it makes switching the function tracer off
+	 * (global_ops) cost what it costs upstream, where the wait was most
+	 * of it.
+	 */
+	if (ops->flags & FTRACE_OPS_FL_DYNAMIC) {
+		synchronize_rcu_tasks_rude();
+		unlinked_unsynced = false;
+		if (IS_ENABLED(CONFIG_PREEMPTION))
+			synchronize_rcu_tasks();
+	} else {
+		unlinked_unsynced = true;
+	}
 	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
 	return 0;
 }
@@ -321,8 +358,9 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 }
 
 /**
- * ftrace_shutdown - unregister an ops; no CPU runs it when this returns
- * @ops: the ops
+ * ftrace_shutdown - unregister an ops
+ * @ops: the ops; if it can be freed (not in the kernel image), no CPU
+ *	runs it when this returns
  * @command: unused; kept for fgraph's calls
  *
  * Context: ftrace_lock held.
@@ -379,7 +417,9 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  * unregister_ftrace_function - stop calling an ops
  * @ops: the ops
  *
- * When this returns, no CPU is running @ops->func through ftrace.
+ * When this returns, no CPU is running @ops->func through ftrace if @ops
+ * can be freed (an ops outside the kernel image).  A CPU may still be
+ * finishing a call of an ops in the image, as upstream allows.
  *
  * Return: 0, or -EINVAL if @ops was not registered.
  */
@@ -483,6 +523,10 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 			ret = ftrace_apply_touched();
 		ops->flags &= ~FTRACE_OPS_FL_MODIFYING;
 		synchronize_rcu_tasks_rude();
+		unlinked_unsynced = false;
+	} else {
+		/* Unregistered: but a CPU may still read the old hashes. */
+		ftrace_sync_unlinked();
 	}
 	if (filter) {
 		ftrace_hash_free(old_filter);
