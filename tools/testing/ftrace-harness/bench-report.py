@@ -22,7 +22,16 @@ kernels, in percent ('-' with one boot).
   1-byte read+write  one read of /dev/zero and one write to /dev/null
   enable/disable   'echo function > current_tracer' and 'echo nop >
                    current_tracer', every function enabled (the write and
-                   its open and close)
+                   its open and close).  The first row is elapsed: every
+                   instruction run meanwhile by any task, and the idle
+                   time the clock skipped while the writer slept (RCU and
+                   RCU-tasks grace periods, which are timer-paced: at
+                   HZ=250 a jiffy is 4 M); ', writer' counts only what
+                   the writing thread ran (its CPU time)
+  enable N sites   the same with set_ftrace_filter holding the first 1,
+                   100, 1,000 and 10,000 names (the rows name the sites
+                   they selected): the fixed cost of a switch, and the
+                   cost per site
   write N names    one write of N distinct vmlinux function names
                    (newline separated) into set_ftrace_filter, open to
                    close, and how many sites that selected
@@ -43,7 +52,12 @@ kernels, in percent ('-' with one boot).
                    function), both ops' work per call.  'function, 1 of 2
                    ops': the instance's tracer on one site the loop never
                    calls, so every site the loop runs is wanted by one ops
-                   while two are registered.
+                   while two are registered; '1 of 16 ops', '1 of 101
+                   ops': the same with 15 or 100 ops registered before
+                   it, each on one ACPI function the loop never calls
+                   (bench-ops with keep=1).  'function_graph, tracing
+                   off': its entry callback declines every call (the ring
+                   buffer refuses the event), so no return is hooked.
                    The parts: 'site, trampoline, dispatch' = empty ops;
                    'tracer callback' = tracing off - empty ops; 'ring
                    buffer' = function - tracing off.
@@ -92,14 +106,23 @@ def boot_figures(vals, dmesg):
                                               ts('ftrace: allocating')) * 1000
         except AttributeError:
             f['boot conversion (M insns)'] = None
-    f['enable all (M insns)'] = med('enable_all_ns') / 1e6
-    f['disable all (M insns)'] = med('disable_all_ns') / 1e6
+    def both(name, key):
+        # Elapsed (all instructions and skipped idle), then the writer's own.
+        f[name + ' (M insns)'] = med(key + '_ns') / 1e6
+        if key + '_cpu' in vals:
+            f[name + ', writer (M insns)'] = med(key + '_cpu') / 1e6
+    both('enable all', 'enable_all')
+    both('disable all', 'disable_all')
     f['sites enabled'] = int(vals['enabled_sites'][0])
     for n in (100, 1000, 10000):
-        key = 'filter_write_%d_ns' % n
-        if key in vals:
-            f['write %d names (M insns)' % n] = int(vals[key][0]) / 1e6
+        if 'filter_write_%d_ns' % n in vals:
+            both('write %d names' % n, 'filter_write_%d' % n)
             f['sites of %d names' % n] = int(vals['filter_write_%d_sites' % n][0])
+    for n in (1, 100, 1000, 10000):
+        if 'enable_%d_ns' % n in vals:
+            sites = int(vals['enable_%d_sites' % n][0])
+            both('enable %d sites' % sites, 'enable_%d' % n)
+            both('disable %d sites' % sites, 'disable_%d' % n)
     for what in ('register', 'unregister'):
         for n in (1, 10, 100, 1000):
             key = 'ops_%s_%d_ns' % (what, n)
@@ -115,7 +138,10 @@ def boot_figures(vals, dmesg):
                       ('dd_function_ns', 'function'),
                       ('dd_function2_ns', 'function, 2 ops'),
                       ('dd_function_own_ns', 'function, 1 of 2 ops'),
-                      ('dd_graph_ns', 'function_graph')):
+                      ('dd_function_among_16_ns', 'function, 1 of 16 ops'),
+                      ('dd_function_among_101_ns', 'function, 1 of 101 ops'),
+                      ('dd_graph_ns', 'function_graph'),
+                      ('dd_graph_off_ns', 'function_graph, tracing off')):
         if key in vals and calls:
             per[name] = (med(key) - med('dd_none_ns')) / calls
             f['per call: %s (insns)' % name] = per[name]

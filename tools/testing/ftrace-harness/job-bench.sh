@@ -17,13 +17,22 @@ B=$FH_TOOLS/fh-bench
 # The last CPU (the only one under -icount) runs the timed loops.
 cpu=$(($(nproc) - 1))
 on_cpu() { taskset -c "$cpu" "$@"; }
+# timed KEY ARGS...: fh-bench ARGS, as KEY_ns (elapsed) and KEY_cpu (the
+# writer's own CPU time: what it ran, without the time it slept).
+timed() {
+	local key=$1 r
+	shift
+	r=$(on_cpu "$B" "$@") || return
+	echo "${key}_ns ${r% *}"
+	echo "${key}_cpu ${r#* }"
+}
 bench() {
 	echo "release $(uname -r)"
 	echo "cpus $(nproc)"
 	# Off is free: a system call with the tracer compiled in but off.
 	for i in $(seq "$rounds"); do
-		echo "syscall_ns $(on_cpu "$B" syscall 100000)"
-		echo "rw_none_ns $(on_cpu "$B" rw 20000)"
+		timed syscall syscall 100000
+		timed rw_none rw 20000
 	done
 	if ! grep -qw function $t/available_tracers 2>/dev/null; then
 		echo "no_function_tracer 1"
@@ -34,9 +43,9 @@ bench() {
 	echo "total_info $recs $rest"
 	echo 0 > $t/tracing_on
 	for i in $(seq "$rounds"); do
-		echo "enable_all_ns $("$B" write $t/current_tracer function)"
+		timed enable_all write $t/current_tracer function
 		echo "enabled_sites $(wc -l < $t/enabled_functions)"
-		echo "disable_all_ns $("$B" write $t/current_tracer nop)"
+		timed disable_all write $t/current_tracer nop
 	done
 	# One write of N function names to set_ftrace_filter (newline
 	# separated, in cat's 128 KiB writes): distinct vmlinux names.
@@ -46,8 +55,22 @@ bench() {
 		grep -v '^__ftrace_invalid_address__' | sort -u > /tmp/names
 	for n in 100 1000 10000; do
 		head -n $n /tmp/names > /tmp/names.$n
-		echo "filter_write_${n}_ns $("$B" copy $t/set_ftrace_filter /tmp/names.$n)"
+		timed filter_write_$n copy $t/set_ftrace_filter /tmp/names.$n
 		echo "filter_write_${n}_sites $(wc -l < $t/set_ftrace_filter)"
+		echo > $t/set_ftrace_filter
+	done
+	# Enable and disable against the number of sites: the function
+	# tracer filtered on the first N names (each name one site or a
+	# few), so that the fixed cost of a tracer switch and the cost per
+	# site can be told apart.
+	head -n 1 /tmp/names > /tmp/names.1
+	for n in 1 100 1000 10000; do
+		cat /tmp/names.$n > $t/set_ftrace_filter
+		for i in $(seq "$rounds"); do
+			timed enable_$n write $t/current_tracer function
+			timed disable_$n write $t/current_tracer nop
+		done
+		echo "enable_${n}_sites $(wc -l < $t/set_ftrace_filter)"
 		echo > $t/set_ftrace_filter
 	done
 	# Registering the Nth ops, each on its own function (BPF registers
@@ -79,7 +102,7 @@ bench() {
 		awk '/^entries:|^overrun:/ { n += $2 } END { print n }' \
 			$t/per_cpu/cpu$cpu/stats
 	}
-	rw() { on_cpu "$B" rw 20000; }
+	rw() { r=$(on_cpu "$B" rw 20000) && echo "${r% *}"; }
 	# A function the loop does not call, for the one-site ops
 	other=ksys_sync
 	grep -qx "$other" $t/available_filter_functions || other=vfs_fsync
@@ -115,9 +138,30 @@ bench() {
 		echo nop > $t/current_tracer
 		echo nop > $t/instances/bench2/current_tracer
 		rmdir $t/instances/bench2
+		# The function tracer while 15 and 100 other ops are
+		# registered first, each on one ACPI function the loop never
+		# calls (the bench module, keep=1): its sites are still
+		# wanted by it alone, but per-ops trampolines run out.
+		for k in 15 100; do
+			[ -f "${FH_BENCH_OPS:-}" ] || break
+			names=$(grep '^acpi_' $t/available_filter_functions |
+				sort | uniq -u | head -n $k | paste -sd,)
+			insmod "$FH_BENCH_OPS" keep=1 names="$names" || break
+			echo function > $t/current_tracer
+			echo "dd_function_among_$((k + 1))_ns $(rw)"
+			echo nop > $t/current_tracer
+			rmmod ftrace_bench_ops
+		done
 		if grep -qw function_graph $t/available_tracers; then
 			echo function_graph > $t/current_tracer
 			echo "dd_graph_ns $(rw)"
+			# tracing_on at 0: the entry callback's event is
+			# refused, so it declines the call and no return is
+			# hooked: the site, the trampoline, the graph core's
+			# push and pop, the entry callback.
+			echo 0 > $t/tracing_on
+			echo "dd_graph_off_ns $(rw)"
+			echo 1 > $t/tracing_on
 			echo nop > $t/current_tracer
 		fi
 		echo > $t/trace

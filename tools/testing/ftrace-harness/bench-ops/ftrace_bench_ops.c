@@ -24,6 +24,10 @@
  * ops sets no flags: the callback needs no recursion protection (it is
  * notrace and calls nothing), so the core may call it straight from the
  * trampoline.
+ *
+ * With keep=1, the ops of names=... stay registered until the module is
+ * unloaded, untimed: the bench measures a traced call of another ops
+ * while they are there.
  */
 #include <linux/ftrace.h>
 #include <linux/ktime.h>
@@ -37,12 +41,15 @@ static char *names[MAX_OPS];
 static int count;
 module_param_array(names, charp, &count, 0);
 MODULE_PARM_DESC(names, "comma-separated functions, one ops each (at most 1000)");
+static bool keep;
+module_param(keep, bool, 0);
+MODULE_PARM_DESC(keep, "keep the ops of names registered until unload");
 static bool all;
 module_param(all, bool, 0);
 MODULE_PARM_DESC(all, "one ops on every function, registered until unload");
 
 static void notrace bench_callback(unsigned long ip, unsigned long parent_ip,
-			   struct ftrace_ops *op, struct ftrace_regs *fregs)
+				   struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 }
 
@@ -100,9 +107,11 @@ static int __init bench_init(void)
 			break;
 		}
 		nr_ops++;
-		if (reported(nr_ops))
+		if (!keep && reported(nr_ops))
 			pr_info("ftrace_bench_ops: register %d %llu\n", nr_ops, t);
 	}
+	if (keep && !ret)
+		return 0;
 	unregister_all(!ret);
 	kfree(ops);
 	return ret;
@@ -112,6 +121,10 @@ static void __exit bench_exit(void)
 {
 	if (all)
 		unregister_ftrace_function(&all_ops);
+	if (keep) {
+		unregister_all(false);
+		kfree(ops);
+	}
 }
 
 module_init(bench_init);
