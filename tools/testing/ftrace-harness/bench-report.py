@@ -161,7 +161,9 @@ def kernel_figures(dirs):
         if isinstance(xs[0], str) or any(x is None for x in xs):
             fig[k] = xs[0]
             continue
-        m = statistics.median(xs)
+        # Counts stay whole numbers (the lower median of an even number).
+        m = (statistics.median_low(xs) if all(isinstance(x, int) for x in xs)
+             else statistics.median(xs))
         fig[k] = m
         if len(xs) > 1 and m:
             spread[k] = (max(xs) - min(xs)) / abs(m) * 100
@@ -194,19 +196,19 @@ def main():
         print(h)
     print('Units: insns = instructions executed (QEMU -icount shift=0, one vCPU)')
     names = [n for n in ('ours', 'stock', 'floor') if n in kernels]
-    print('%-38s' % '' + ''.join('%12s' % n for n in names) +
-          '%11s%11s%11s%8s' % ('ours/stock', 'ours/floor', 'stock/floor', 'spread'))
+    print('%-46s' % '' + ''.join('%14s' % n for n in names) +
+          '%12s%12s%12s%8s' % ('ours/stock', 'ours/floor', 'stock/floor', 'spread'))
     rows = []
     for n in names:
         rows += [k for k in kernels[n][0] if k not in rows]
     for k in rows:
         v = {n: kernels[n][0].get(k) for n in names}
         sp = [kernels[n][1][k] for n in names if k in kernels[n][1]]
-        line = '%-38s' % k + ''.join('%12s' % fmt(v[n]) for n in names)
+        line = '%-46s' % k + ''.join('%14s' % fmt(v[n]) for n in names)
         if k == 'release':
             print(line)
             continue
-        line += '%11s%11s%11s' % (ratio(v.get('ours'), v.get('stock')),
+        line += '%12s%12s%12s' % (ratio(v.get('ours'), v.get('stock')),
                                   ratio(v.get('ours'), v.get('floor')),
                                   ratio(v.get('stock'), v.get('floor')))
         line += '%8s' % ('%.2f%%' % max(sp) if sp else '-')
