@@ -318,6 +318,8 @@ ROUNDS ?= 5
 # Ops the registration rows register, one each.
 BENCH_OPS ?= 1000
 BOOTS ?= 2
+# BENCH_KERNELS=ours on the command line boots only ours (to iterate on
+# a change; the report then has ours alone).
 BENCH_KERNELS := ours stock floor
 bench: rootfs
 	@$(MAKE) --no-print-directory kernel BENCHCFG=1 STOCK=
