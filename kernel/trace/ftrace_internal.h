@@ -41,16 +41,18 @@ struct dyn_ftrace {
 
 /*
  * rec->flags: how many ops want the site and what they need (recounted),
- * what the site holds now (changed only by patching), and FREED.
+ * what the site holds now (changed only by patching), and FREED.  The
+ * count saturates: only 0, 1 and "more" change what the site calls, so
+ * ten bits leave seven for each trampoline slot number.
  */
-#define FTRACE_REC_REF_MASK	0x0000ffffU	/* ops that want the site */
-#define FTRACE_REC_TRAMP	GENMASK(19, 16)	/* the one ops' trampoline slot */
-#define FTRACE_REC_REGS		BIT(20)		/* one of them wants pt_regs */
-#define FTRACE_REC_IPMODIFY	BIT(21)		/* an IPMODIFY ops owns it */
-#define FTRACE_REC_ENABLED	BIT(22)		/* the site is a call now */
-#define FTRACE_REC_REGS_EN	BIT(23)		/* ... that saves all registers */
-#define FTRACE_REC_FREED	BIT(24)		/* its text was freed, or is dead */
-#define FTRACE_REC_TRAMP_EN	GENMASK(28, 25)	/* ... to this trampoline slot */
+#define FTRACE_REC_REF_MASK	GENMASK(9, 0)	/* ops that want the site */
+#define FTRACE_REC_TRAMP	GENMASK(16, 10)	/* the one ops' trampoline slot */
+#define FTRACE_REC_REGS		BIT(17)		/* one of them wants pt_regs */
+#define FTRACE_REC_IPMODIFY	BIT(18)		/* an IPMODIFY ops owns it */
+#define FTRACE_REC_ENABLED	BIT(19)		/* the site is a call now */
+#define FTRACE_REC_REGS_EN	BIT(20)		/* ... that saves all registers */
+#define FTRACE_REC_FREED	BIT(21)		/* its text was freed, or is dead */
+#define FTRACE_REC_TRAMP_EN	GENMASK(28, 22)	/* ... to this trampoline slot */
 #define FTRACE_REC_DIRECT	BIT(29)		/* it has a direct function */
 #define FTRACE_REC_DIRECT_EN	BIT(30)		/* ... which the site calls */
 #define FTRACE_REC_TOUCHED	BIT(31)		/* to recount (ftrace_touch_sites()) */
@@ -292,8 +294,11 @@ static inline void ftrace_direct_unlock(void) { }
 
 /* ---- Per-ops trampolines (ftrace_tramp.c) ---- */
 
-/* Slot numbers fit FTRACE_REC_TRAMP; slot 0 means "no trampoline". */
-#define FTRACE_TRAMP_SLOTS	15
+/*
+ * Slot numbers fill FTRACE_REC_TRAMP (ftrace_tramp.c checks it at build
+ * time); slot 0 means "no trampoline".
+ */
+#define FTRACE_TRAMP_SLOTS	127
 
 void ftrace_tramp_get(struct ftrace_ops *ops);
 void ftrace_tramp_put(struct ftrace_ops *ops);

@@ -911,12 +911,80 @@ static struct kunit_case rec_cases[] = {
 	{}
 };
 
+/*
+ * The count is only ever read as 0, 1 or more (and printed): past its
+ * field it saturates rather than spill into the trampoline slot above.
+ */
+static void state_count_saturates(struct kunit *test)
+{
+	unsigned int i, n = FTRACE_REC_REF_MASK + 2;
+	struct ftrace_ops *ops, **list;
+	u32 flags;
+
+	ops = kunit_kcalloc(test, n, sizeof(*ops), GFP_KERNEL);
+	list = kunit_kcalloc(test, n, sizeof(*list), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	KUNIT_ASSERT_NOT_NULL(test, list);
+	for (i = 0; i < n; i++) {
+		ftrace_ops_init(&ops[i]);	/* empty filter: every site */
+		list[i] = &ops[i];
+	}
+	flags = ftrace_rec_recount(0, IP1, state_list(list, n));
+	KUNIT_EXPECT_EQ(test, flags, FTRACE_REC_REF_MASK);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(flags, true), FTRACE_REC_ENABLED);
+}
+
+static void tramp_test_func(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+}
+
+/*
+ * Every slot can be handed out, each once, to ops on and off the list
+ * alike; the ops after the last goes without.  The slots the running
+ * kernel holds already are counted, not assumed free.
+ */
+static void tramp_slots_fill(struct kunit *test)
+{
+	unsigned int i, got = 0, held = 0, n = FTRACE_TRAMP_SLOTS + 1;
+	DECLARE_BITMAP(seen, FTRACE_TRAMP_SLOTS + 1) = { };
+	struct ftrace_ops *ops;
+
+	ops = kunit_kcalloc(test, n, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	mutex_lock(&ftrace_lock);
+	for (i = 1; i <= FTRACE_TRAMP_SLOTS; i++)
+		held += !!ftrace_tramp_addr(i);
+	for (i = 0; i < n; i++) {
+		ftrace_ops_init(&ops[i]);
+		ops[i].func = tramp_test_func;
+		if (i & 1)
+			ops[i].flags |= FTRACE_OPS_FL_SAVE_REGS;
+		ftrace_tramp_get(&ops[i]);
+		if (!ops[i].tramp_slot)
+			continue;
+		got++;
+		KUNIT_EXPECT_LE(test, ops[i].tramp_slot, (unsigned int)FTRACE_TRAMP_SLOTS);
+		KUNIT_EXPECT_FALSE(test, __test_and_set_bit(ops[i].tramp_slot, seen));
+		KUNIT_EXPECT_NE(test, ftrace_tramp_addr(ops[i].tramp_slot), 0UL);
+	}
+	for (i = 0; i < n; i++)
+		ftrace_tramp_put(&ops[i]);
+	mutex_unlock(&ftrace_lock);
+	/* Memory may have run out before the table did, but not silently. */
+	KUNIT_EXPECT_EQ_MSG(test, got + held, (unsigned int)FTRACE_TRAMP_SLOTS,
+			    "%u slots held before, %u given out", held, got);
+	KUNIT_EXPECT_GT(test, got, 0U);
+}
+
 static struct kunit_case state_cases[] = {
 	KUNIT_CASE(state_recount),
 	KUNIT_CASE(state_recount_keeps_site_state),
 	KUNIT_CASE(state_wanted),
 	KUNIT_CASE(state_transitions),
 	KUNIT_CASE(state_trampoline),
+	KUNIT_CASE(state_count_saturates),
+	KUNIT_CASE(tramp_slots_fill),
 	KUNIT_CASE(state_direct),
 	{}
 };

@@ -7,10 +7,14 @@
  * directly.  Such a site skips the list function even while other ops
  * are registered on other sites.  The arch builds and frees trampolines;
  * this file keeps them in a table of FTRACE_TRAMP_SLOTS slots.  A record
- * stores slot numbers in its flags, four bits for the trampoline its one
- * ops has and four for the one the site calls now, so records stay
- * 8 bytes.  An ops that finds no free slot simply has no trampoline: its
- * sites call the shared trampolines as before.
+ * stores slot numbers in its flags, seven bits for the trampoline its one
+ * ops has and seven for the one the site calls now, so records stay
+ * 8 bytes.  A slot's bookkeeping is allocated the first time the slot is
+ * taken and kept for reuse, so the table costs a pointer per slot until
+ * that many ops are registered at once.  An ops that finds no free slot
+ * (the 128th at once) simply has no trampoline: its sites call the shared
+ * trampolines and the list function, as every ops' would without this
+ * file.
  *
  * Lifetime: an ops takes a slot when it registers and lets go of it once
  * unregistering has moved every site off it.  The slot is reused, and
@@ -39,6 +43,7 @@
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include <linux/workqueue.h>
 
 #include "ftrace_internal.h"
@@ -51,20 +56,53 @@ struct ftrace_tramp {
 	struct ftrace_ops	*ops;		/* owner; NULL once let go */
 	unsigned int		sites;		/* sites calling it now */
 	bool			reaping;	/* its grace periods have begun */
+	unsigned int		slot;		/* its number, fixed */
 	struct ftrace_ops	desc;		/* what the unwinder is told */
 };
 
 /* The name kallsyms and perf give every trampoline, as upstream does. */
 #define TRAMP_SYM	"ftrace_trampoline"
 
-/* Slot 0 is never used: a zero slot number in a record means "none". */
-static struct ftrace_tramp tramps[FTRACE_TRAMP_SLOTS + 1];
+/*
+ * Slot 0 is never used: a zero slot number in a record means "none".
+ * Entries 1..tramps_hi have been allocated; lockless lookups walk only
+ * those.  Neither an entry nor tramps_hi ever goes back.
+ */
+static struct ftrace_tramp *tramps[FTRACE_TRAMP_SLOTS + 1];
+static unsigned int tramps_hi;
 
 static void reap_work_fn(struct work_struct *work);
 static DECLARE_WORK(reap_work, reap_work_fn);
 
-#define for_each_tramp(t) \
-	for (t = &tramps[1]; t <= &tramps[FTRACE_TRAMP_SLOTS]; t++)
+/*
+ * Every slot allocated so far; under ftrace_lock, or lockless: the
+ * acquire pairs with tramp_free_slot()'s release, so the entry is there.
+ */
+#define for_each_tramp(t, i)						\
+	for (i = 1; i <= smp_load_acquire(&tramps_hi) && (t = tramps[i]); i++)
+
+/* The first free slot, allocating it if need be; NULL if none. */
+static struct ftrace_tramp *tramp_free_slot(void)
+{
+	struct ftrace_tramp *t;
+	unsigned int i;
+
+	BUILD_BUG_ON(FIELD_MAX(FTRACE_REC_TRAMP) != FTRACE_TRAMP_SLOTS);
+	BUILD_BUG_ON(FIELD_MAX(FTRACE_REC_TRAMP_EN) != FTRACE_TRAMP_SLOTS);
+	for_each_tramp(t, i)
+		if (!t->mem)
+			return t;
+	if (tramps_hi == FTRACE_TRAMP_SLOTS)
+		return NULL;
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return NULL;
+	t->slot = tramps_hi + 1;
+	tramps[t->slot] = t;
+	/* A lockless walk that sees the new bound sees the entry. */
+	smp_store_release(&tramps_hi, t->slot);
+	return t;
+}
 
 /**
  * ftrace_tramp_get - give a registering ops a trampoline of its own
@@ -78,25 +116,19 @@ static DECLARE_WORK(reap_work, reap_work_fn);
 void ftrace_tramp_get(struct ftrace_ops *ops)
 {
 	ftrace_func_t func = ftrace_ops_get_func(ops);
-	struct ftrace_tramp *t, *free = NULL;
 	unsigned long addr, size = 0;
+	struct ftrace_tramp *t;
 
 	ftrace_assert_locked();
 	/* The direct-call ops' sites call their own functions. */
 	if (ops->tramp_slot || (ops->flags & (FTRACE_OPS_FL_STUB | FTRACE_OPS_FL_DIRECT)))
 		return;
-	for_each_tramp(t) {
-		if (!t->mem) {
-			free = t;
-			break;
-		}
-	}
-	if (!free)
+	t = tramp_free_slot();
+	if (!t)
 		return;
-	addr = ftrace_arch_tramp_create(ops, func, free - tramps, &size);
+	addr = ftrace_arch_tramp_create(ops, func, t->slot, &size);
 	if (!addr)
 		return;
-	t = free;
 	t->mem = addr;
 	t->size = size;
 	t->func = func;
@@ -118,7 +150,7 @@ void ftrace_tramp_get(struct ftrace_ops *ops)
 
 	ops->trampoline = addr;
 	ops->trampoline_size = size;
-	ops->tramp_slot = t - tramps;
+	ops->tramp_slot = t->slot;
 	if (size)
 		ops->flags |= FTRACE_OPS_FL_ALLOC_TRAMP;
 }
@@ -153,17 +185,18 @@ void ftrace_tramp_put(struct ftrace_ops *ops)
 	ops->trampoline = 0;
 	ops->trampoline_size = 0;
 	ops->flags &= ~FTRACE_OPS_FL_ALLOC_TRAMP;
-	tramp_release(&tramps[slot]);
+	tramp_release(tramps[slot]);
 }
 
 static void reap_work_fn(struct work_struct *work)
 {
 	struct ftrace_tramp *t;
 	bool again = false;
+	unsigned int i;
 
 	/* Only slots released before the grace periods begin are freed. */
 	mutex_lock(&ftrace_lock);
-	for_each_tramp(t)
+	for_each_tramp(t, i)
 		if (t->mem && !t->addr)
 			t->reaping = true;
 	mutex_unlock(&ftrace_lock);
@@ -172,7 +205,7 @@ static void reap_work_fn(struct work_struct *work)
 	synchronize_rcu_tasks();
 
 	mutex_lock(&ftrace_lock);
-	for_each_tramp(t) {
+	for_each_tramp(t, i) {
 		if (!t->reaping) {
 			again |= t->mem && !t->addr;
 			continue;
@@ -215,10 +248,11 @@ int ftrace_tramps_refresh(void)
 {
 	struct ftrace_tramp *t;
 	ftrace_func_t func;
+	unsigned int i;
 	int ret;
 
 	ftrace_assert_locked();
-	for_each_tramp(t) {
+	for_each_tramp(t, i) {
 		if (!t->ops)
 			continue;
 		func = ftrace_ops_get_func(t->ops);
@@ -251,9 +285,10 @@ int ftrace_tramps_refresh(void)
 void ftrace_tramps_stop(void)
 {
 	struct ftrace_tramp *t;
+	unsigned int i;
 
 	ftrace_assert_locked();
-	for_each_tramp(t) {
+	for_each_tramp(t, i) {
 		if (!t->mem || t->func == ftrace_stub)
 			continue;
 		tramp_set(t, ftrace_stub);
@@ -265,11 +300,11 @@ void ftrace_tramps_stop(void)
  * @slot: a slot number from a record, 1..FTRACE_TRAMP_SLOTS
  *
  * Context: ftrace_lock held.
- * Return: its address, also while it is being let go.
+ * Return: its address, also while it is being let go; 0 for a free slot.
  */
 unsigned long ftrace_tramp_addr(unsigned int slot)
 {
-	return tramps[slot].mem;
+	return tramps[slot] ? tramps[slot]->mem : 0;
 }
 
 /**
@@ -281,7 +316,7 @@ unsigned long ftrace_tramp_addr(unsigned int slot)
  */
 ftrace_func_t ftrace_tramp_func(unsigned int slot)
 {
-	return tramps[slot].func;
+	return tramps[slot]->func;
 }
 
 /**
@@ -296,7 +331,7 @@ ftrace_func_t ftrace_tramp_func(unsigned int slot)
  */
 ftrace_func_t ftrace_tramp_ops_func(unsigned int slot)
 {
-	return tramps[slot].ops ? tramps[slot].ops->func : NULL;
+	return tramps[slot]->ops ? tramps[slot]->ops->func : NULL;
 }
 
 /**
@@ -311,10 +346,11 @@ ftrace_func_t ftrace_tramp_ops_func(unsigned int slot)
  */
 void ftrace_tramp_sites(unsigned int slot, int delta)
 {
-	struct ftrace_tramp *t = &tramps[slot];
+	struct ftrace_tramp *t;
 
 	if (!slot)
 		return;
+	t = tramps[slot];
 	t->sites += delta;
 	if (!t->sites && !t->ops && t->addr)
 		tramp_release(t);
@@ -324,8 +360,9 @@ void ftrace_tramp_sites(unsigned int slot, int delta)
 static struct ftrace_tramp *tramp_find(unsigned long addr)
 {
 	struct ftrace_tramp *t;
+	unsigned int i;
 
-	for_each_tramp(t) {
+	for_each_tramp(t, i) {
 		/* Pairs with ftrace_tramp_get(): the slot is filled in. */
 		unsigned long start = smp_load_acquire(&t->addr);
 
@@ -411,8 +448,9 @@ int ftrace_tramp_kallsym(unsigned int symnum, unsigned long *value,
 			 char *type, char *name, char *module_name)
 {
 	struct ftrace_tramp *t;
+	unsigned int i;
 
-	for_each_tramp(t) {
+	for_each_tramp(t, i) {
 		/* Pairs with ftrace_tramp_get(): the slot is filled in. */
 		unsigned long start = smp_load_acquire(&t->addr);
 

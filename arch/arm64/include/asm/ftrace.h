@@ -32,7 +32,7 @@
 #define FTRACE_SLOT_WORD_OFFSET		(2 * AARCH64_INSN_SIZE)
 #define FTRACE_LR_SLOT_WORD_OFFSET	(3 * AARCH64_INSN_SIZE)
 /* Slot entries: the table in ftrace.c has this many, slot 0 unused. */
-#define FTRACE_SLOT_ENTRIES		16
+#define FTRACE_SLOT_ENTRIES		128
 
 /*
  * Module text may be out of "bl" range (+-128 MiB) of the kernel's
