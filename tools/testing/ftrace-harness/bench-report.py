@@ -35,6 +35,10 @@ kernels, in percent ('-' with one boot).
   write N names    one write of N distinct vmlinux function names
                    (newline separated) into set_ftrace_filter, open to
                    close, and how many sites that selected
+  load module      finit_module() of a module of 1,000 functions
+                   (bench-ops/ftrace_bench_sites.c) with no tracer, and
+                   with the function tracer on every site (its sites are
+                   switched on at load); 'unload it': delete_module()
   register ops #N  register_ftrace_function() of the Nth ops registered,
                    each ops filtered on its own function
                    (bench-ops/ftrace_bench_ops.c); unregister ops #N:
@@ -123,6 +127,13 @@ def boot_figures(vals, dmesg):
             sites = int(vals['enable_%d_sites' % n][0])
             both('enable %d sites' % sites, 'enable_%d' % n)
             both('disable %d sites' % sites, 'disable_%d' % n)
+    for tracer in ('none', 'function'):
+        if 'modload_%s_ns' % tracer in vals:
+            label = 'no tracer' if tracer == 'none' else 'function tracer on all'
+            both('load module of 1,000 functions, %s' % label, 'modload_' + tracer)
+            both('unload it, %s' % label, 'modunload_' + tracer)
+    if 'modload_function_sites' in vals:
+        f['module sites enabled at load'] = int(vals['modload_function_sites'][0])
     for what in ('register', 'unregister'):
         for n in (1, 10, 100, 1000):
             key = 'ops_%s_%d_ns' % (what, n)

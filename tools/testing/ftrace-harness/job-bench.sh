@@ -73,6 +73,22 @@ bench() {
 		echo "enable_${n}_sites $(wc -l < $t/set_ftrace_filter)"
 		echo > $t/set_ftrace_filter
 	done
+	# Module load (item 4 of issue 14): a module of 1,000 functions
+	# (ftrace_bench_sites.ko, beside the bench-ops module) loaded and
+	# unloaded with no tracer, then with the function tracer on every
+	# site, which must switch the new sites on as they come.
+	sites_ko=${FH_BENCH_OPS%/*}/ftrace_bench_sites.ko
+	if [ -f "$sites_ko" ]; then
+		for i in $(seq "$rounds"); do
+			timed modload_none load "$sites_ko"
+			timed modunload_none unload ftrace_bench_sites
+			echo function > $t/current_tracer
+			timed modload_function load "$sites_ko"
+			echo "modload_function_sites $(grep -c '^bench_fn_' $t/enabled_functions)"
+			timed modunload_function unload ftrace_bench_sites
+			echo nop > $t/current_tracer
+		done
+	fi
 	# Registering the Nth ops, each on its own function (BPF registers
 	# one ops per attached function): the bench module registers one
 	# per name, timing each, and prints the 1st, 10th, 100th, 1000th.
@@ -141,7 +157,10 @@ bench() {
 		# The function tracer while 15 and 100 other ops are
 		# registered first, each on one ACPI function the loop never
 		# calls (the bench module, keep=1): its sites are still
-		# wanted by it alone, but per-ops trampolines run out.
+		# wanted by it alone, so it should cost what it costs alone
+		# (ours had 15 per-ops trampolines until 2026-11-26: the 16th
+		# ops went through the list function).  With one other ops:
+		# dd_function_own above.
 		for k in 15 100; do
 			[ -f "${FH_BENCH_OPS:-}" ] || break
 			names=$(grep '^acpi_' $t/available_filter_functions |

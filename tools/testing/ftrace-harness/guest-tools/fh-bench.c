@@ -22,6 +22,10 @@
  *   fh-bench copy FILE SRC   the same with the contents of the file SRC,
  *                            read beforehand and written in 128 KiB
  *                            writes, as cat writes
+ *   fh-bench load FILE       load the module FILE (finit_module(), no
+ *                            parameters), as insmod does once it has
+ *                            opened the file
+ *   fh-bench unload NAME     unload the module NAME (delete_module())
  *
  * Exit status 1 (and a message) if an operation fails: a timing of a
  * failed write is not a figure.
@@ -127,6 +131,27 @@ static void bench_write(const char *file, const char *buf, size_t len)
 	stop();
 }
 
+static void bench_load(const char *file)
+{
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0)
+		die(file);
+	start();
+	if (syscall(SYS_finit_module, fd, "", 0))
+		die(file);
+	stop();
+	close(fd);
+}
+
+static void bench_unload(const char *name)
+{
+	start();
+	if (syscall(SYS_delete_module, name, O_NONBLOCK))
+		die(name);
+	stop();
+}
+
 static char *slurp(const char *file, size_t *len)
 {
 	struct stat st;
@@ -170,9 +195,13 @@ int main(int argc, char **argv)
 		char *buf = slurp(argv[3], &len);
 
 		bench_write(argv[2], buf, len);
+	} else if (argc == 3 && !strcmp(argv[1], "load")) {
+		bench_load(argv[2]);
+	} else if (argc == 3 && !strcmp(argv[1], "unload")) {
+		bench_unload(argv[2]);
 	} else {
 		fprintf(stderr, "usage: fh-bench syscall N | rw N | %s\n",
-			"write FILE STR | copy FILE SRC");
+			"write FILE STR | copy FILE SRC | load FILE | unload NAME");
 		return 2;
 	}
 	printf("%lld %lld\n", wall_ns, cpu_ns);
