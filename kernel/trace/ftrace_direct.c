@@ -284,7 +284,7 @@ int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 	}
 	rec = ftrace_find_rec(ip, NULL);
 	if (rec && (rec->flags & FTRACE_REC_DIRECT_EN)) {
-		ftrace_arch_patch_begin();
+		ftrace_arch_patch_begin(1);
 		ret = ftrace_arch_patch_site(ip, old_addr, new_addr);
 		ftrace_arch_patch_end();
 		if (ret) {
@@ -520,7 +520,7 @@ int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr
 	sites = rcu_dereference_protected(ops->func_hash->filter_hash,
 					  lockdep_is_held(&ftrace_lock));
 	funcs = direct_hash();
-	ftrace_arch_patch_begin();
+	ftrace_arch_patch_begin(sites ? sites->count : 0);
 	ftrace_hash_for_each(sites, i, site) {
 		entry = ftrace_lookup_ip(funcs, site->ip);
 		if (!entry || entry->direct == addr)

@@ -326,7 +326,7 @@ int ftrace_tramp_kallsym(unsigned int symnum, unsigned long *value,
 #endif
 
 int ftrace_arch_init_site(unsigned long ip);
-void ftrace_arch_patch_begin(void);
+void ftrace_arch_patch_begin(unsigned int nr);
 int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
 			   unsigned long new_target);
 void ftrace_arch_patch_end(void);

@@ -337,7 +337,7 @@ ftrace_func_t ftrace_tramp_ops_func(unsigned int slot)
 /**
  * ftrace_tramp_sites - count sites moving onto or off a trampoline
  * @slot: its slot; 0 (no trampoline) is ignored
- * @delta: +1 or -1
+ * @delta: how many sites moved onto it (negative: off it)
  *
  * A trampoline whose ops let go while ftrace was dead is released when
  * its last site leaves it.

@@ -73,6 +73,20 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
  * FREED are kept, the TOUCHED mark is cleared.  A freed record is wanted
  * by nobody.
  */
+/*
+ * ftrace_ops_wants(), without the call for an ops that wants every site
+ * (the function tracer's usual case): a full recount asks it per record.
+ */
+static __always_inline bool ops_wants(struct ftrace_ops *op, unsigned long ip)
+{
+	struct ftrace_ops_hash *h = op->func_hash;
+
+	if (h && ftrace_hash_empty(rcu_dereference_raw(h->filter_hash)) &&
+	    ftrace_hash_empty(rcu_dereference_raw(h->notrace_hash)))
+		return true;
+	return ftrace_ops_wants(op, ip);
+}
+
 u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 {
 	struct ftrace_ops *op, *only = NULL;
@@ -82,7 +96,7 @@ u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 	if (flags & FTRACE_REC_FREED)
 		return flags;
 	for_each_ftrace_op(op, list) {
-		if (op->flags & FTRACE_OPS_FL_STUB || !ftrace_ops_wants(op, ip))
+		if (op->flags & FTRACE_OPS_FL_STUB || !ops_wants(op, ip))
 			continue;
 		count++;
 		only = op;
@@ -218,25 +232,50 @@ static void recount_check(struct ftrace_ops *list)
 	}
 }
 
-/* Recount the touched records, or all of them; the marks go. */
-static void recount(void)
+/*
+ * Recount the touched records, or all of them; the marks go.  Returns how
+ * many of them must change: the size of the batch to come (a record left
+ * alone is as it was after the last batch).
+ */
+static unsigned int recount(void)
 {
 	struct ftrace_group *g;
 	struct ftrace_ops *list = rcu_dereference_protected(ftrace_ops_list, 1);
 	struct dyn_ftrace *rec;
 	bool all = touched_all;
+	unsigned int changes = 0;
+	u32 flags;
 
 	touched_all = false;
 	for_each_ftrace_group(g) {
 		for_each_group_rec(g, rec) {
-			if (all || (rec->flags & FTRACE_REC_TOUCHED))
-				rec->flags = ftrace_rec_recount(rec->flags,
-								ftrace_rec_ip(g, rec), list);
+			if (!all && !(rec->flags & FTRACE_REC_TOUCHED))
+				continue;
+			flags = ftrace_rec_recount(rec->flags, ftrace_rec_ip(g, rec), list);
+			rec->flags = flags;
+			changes += ftrace_rec_wanted(flags, ftrace_enabled) !=
+				   (flags & FTRACE_REC_SITE);
 		}
 		cond_resched();
 	}
 	if (recount_check_on && !all)
 		recount_check(list);
+	return changes;
+}
+
+/* ftrace_rec_target(), inline for the loop that patches every site */
+static __always_inline unsigned long rec_target(u32 flags, unsigned long ip)
+{
+	unsigned int slot = FIELD_GET(FTRACE_REC_TRAMP_EN, flags);
+
+	if (!(flags & FTRACE_REC_ENABLED))
+		return 0;
+	if (flags & FTRACE_REC_DIRECT_EN)
+		return ftrace_find_rec_direct(ip);
+	if (slot)
+		return ftrace_tramp_addr(slot);
+	return flags & FTRACE_REC_REGS_EN ? (unsigned long)ftrace_regs_caller :
+					    (unsigned long)ftrace_caller;
 }
 
 /**
@@ -249,16 +288,7 @@ static void recount(void)
  */
 unsigned long ftrace_rec_target(u32 flags, unsigned long ip)
 {
-	unsigned int slot = FIELD_GET(FTRACE_REC_TRAMP_EN, flags);
-
-	if (!(flags & FTRACE_REC_ENABLED))
-		return 0;
-	if (flags & FTRACE_REC_DIRECT_EN)
-		return ftrace_find_rec_direct(ip);
-	if (slot)
-		return ftrace_tramp_addr(slot);
-	return flags & FTRACE_REC_REGS_EN ? (unsigned long)ftrace_regs_caller :
-					    (unsigned long)ftrace_caller;
+	return rec_target(flags, ip);
 }
 
 /**
@@ -275,38 +305,69 @@ void ftrace_rec_forget(struct dyn_ftrace *rec)
 	rec->flags &= ~FTRACE_REC_SITE;
 }
 
-/* Patch every site whose instruction differs from what it should be. */
-static int patch_sites(void)
+/*
+ * Sites moving onto or off one trampoline come in a row (every site of
+ * one ops, say): their count is changed once per row, not per site.
+ */
+struct slot_moves {
+	unsigned int	slot;
+	int		n;
+};
+
+static void slot_move(struct slot_moves *m, unsigned int slot, int delta)
 {
+	if (slot != m->slot) {
+		ftrace_tramp_sites(m->slot, m->n);
+		m->slot = slot;
+		m->n = 0;
+	}
+	m->n += delta;
+}
+
+/*
+ * Patch every site whose instruction differs from what it should be;
+ * @changes (from recount()) sizes the arch's batch.
+ */
+static int patch_sites(unsigned int changes)
+{
+	struct slot_moves on = { }, off = { };
+	unsigned int old_slot, new_slot;
 	struct ftrace_group *g;
 	struct dyn_ftrace *rec;
+	unsigned long ip = 0;
+	u32 want;
 	int ret = 0;
 
-	ftrace_arch_patch_begin();
+	ftrace_arch_patch_begin(changes);
 	for_each_ftrace_group(g) {
 		for_each_group_rec(g, rec) {
-			u32 want = ftrace_rec_wanted(rec->flags, ftrace_enabled);
-			unsigned long ip = ftrace_rec_ip(g, rec);
-
-			if (rec->flags & FTRACE_REC_FREED)
+			/* A freed record's text is gone: never written. */
+			want = ftrace_rec_wanted(rec->flags, ftrace_enabled);
+			if (want == (rec->flags & FTRACE_REC_SITE) ||
+			    (rec->flags & FTRACE_REC_FREED))
 				continue;
-			if (want == (rec->flags & FTRACE_REC_SITE))
-				continue;
-			ret = ftrace_arch_patch_site(ip, ftrace_rec_target(rec->flags, ip),
-						     ftrace_rec_target(want, ip));
-			if (ret) {
-				ftrace_arch_patch_end();
-				ftrace_anomaly("patching a call site", ip, ret);
-				return ret;
+			ip = ftrace_rec_ip(g, rec);
+			ret = ftrace_arch_patch_site(ip, rec_target(rec->flags, ip),
+						     rec_target(want, ip));
+			if (ret)
+				break;
+			old_slot = FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags);
+			new_slot = FIELD_GET(FTRACE_REC_TRAMP_EN, want);
+			if (old_slot != new_slot) {
+				slot_move(&off, old_slot, -1);
+				slot_move(&on, new_slot, 1);
 			}
-			ftrace_tramp_sites(FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags), -1);
-			ftrace_tramp_sites(FIELD_GET(FTRACE_REC_TRAMP_EN, want), 1);
-			rec->flags &= ~FTRACE_REC_SITE;
-			rec->flags |= want;
+			rec->flags = (rec->flags & ~FTRACE_REC_SITE) | want;
 		}
+		if (ret)
+			break;
 	}
+	slot_move(&off, 0, 0);
+	slot_move(&on, 0, 0);
 	ftrace_arch_patch_end();
-	return 0;
+	if (ret)
+		ftrace_anomaly("patching a call site", ip, ret);
+	return ret;
 }
 
 /**
@@ -387,6 +448,7 @@ int ftrace_apply(void)
 int ftrace_apply_touched(void)
 {
 	struct ftrace_ops *op;
+	unsigned int changes;
 	ftrace_func_t func;
 
 	ftrace_assert_locked();
@@ -395,13 +457,13 @@ int ftrace_apply_touched(void)
 
 	if (ftrace_tramps_refresh())
 		return -ENODEV;
-	recount();
+	changes = recount();
 	func = choose_callback(&op);
 
 	if (cur_callback != func && cur_callback != ftrace_stub &&
 	    ftrace_set_callback(ftrace_ops_list_func))
 		return -ENODEV;
-	if (patch_sites())
+	if (patch_sites(changes))
 		return -ENODEV;
 	if (func != ftrace_ops_list_func) {
 		WRITE_ONCE(function_trace_op, op);

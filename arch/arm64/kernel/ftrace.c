@@ -203,8 +203,9 @@ int __init_or_module ftrace_arch_init_site(unsigned long ip)
 
 /**
  * ftrace_arch_patch_begin - start a batch of site updates
+ * @nr: how many sites it will change (unused: each is written at once)
  */
-void ftrace_arch_patch_begin(void)
+void ftrace_arch_patch_begin(unsigned int nr)
 {
 	mutex_lock(&text_mutex);
 }

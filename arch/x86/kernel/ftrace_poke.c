@@ -32,12 +32,14 @@
 #include <linux/sort.h>
 
 #include <asm/text-patching.h>
+#include <asm/unaligned.h>
 
 #include "ftrace_poke.h"
 
+/* @insn: the new instruction in its low five bytes (see ftrace.c) */
 struct poke_site {
 	unsigned long	ip;
-	u8		insn[MCOUNT_INSN_SIZE];
+	u64		insn;
 };
 
 /* The batch being queued; text_mutex. */
@@ -81,26 +83,31 @@ static struct text_poke_run runs[RUNS_PER_SWITCH];
 static void poke_run_write(void *dst, const void *arg, size_t len)
 {
 	const struct poke_run *run = arg;
-	unsigned long start = run->s[0].ip;
-	unsigned int k;
+	const struct poke_site *s = run->s, *end = s + run->n;
+	/* A site's writable alias is at its address + @delta. */
+	unsigned long delta = (unsigned long)dst - run->s[0].ip;
 
-	for (k = 0; k < run->n; k++) {
-		const struct poke_site *s = &run->s[k];
-		u8 *p = (u8 *)dst + (s->ip - start);
-
-		if (run->step == STEP_INT3)
-			p[0] = INT3_INSN_OPCODE;
-		else if (run->step == STEP_TAIL)
-			memcpy(p + 1, s->insn + 1, MCOUNT_INSN_SIZE - 1);
-		else
-			p[0] = s->insn[0];
+	switch (run->step) {
+	case STEP_INT3:
+		for (; s < end; s++)
+			*(u8 *)(s->ip + delta) = INT3_INSN_OPCODE;
+		break;
+	case STEP_TAIL:
+		for (; s < end; s++)
+			put_unaligned((u32)(s->insn >> 8), (u32 *)(s->ip + delta + 1));
+		break;
+	case STEP_HEAD:
+		for (; s < end; s++)
+			*(u8 *)(s->ip + delta) = (u8)s->insn;
+		break;
 	}
 }
 
 /*
- * Apply @step to every site: the sites are cut into runs that fit in a
- * page (the two pages a run may straddle are mapped together), and
- * RUNS_PER_SWITCH runs are written under one switch to the poking mm.
+ * Apply @step to every site: the sites are cut into runs within two
+ * consecutive pages (text_poke_runs() maps both at once: half the
+ * mappings of one page per run), and RUNS_PER_SWITCH runs are written
+ * under one switch to the poking mm.
  */
 static void poke_step(const struct poke_site *s, unsigned int nr, enum poke_step step)
 {
@@ -108,8 +115,9 @@ static void poke_step(const struct poke_site *s, unsigned int nr, enum poke_step
 
 	while (i < nr) {
 		unsigned long start = s[i].ip;
+		unsigned long limit = (start & PAGE_MASK) + 2 * PAGE_SIZE;
 
-		for (j = i + 1; j < nr && s[j].ip + MCOUNT_INSN_SIZE - start <= PAGE_SIZE; j++)
+		for (j = i + 1; j < nr && s[j].ip + MCOUNT_INSN_SIZE <= limit; j++)
 			;
 		run_arg[n] = (struct poke_run){ .s = &s[i], .n = j - i, .step = step };
 		runs[n] = (struct text_poke_run){
@@ -172,14 +180,15 @@ static void poke_free_queue(void)
 	queue_cap = 0;
 }
 
-/* Room for one more site: grow the queue, or write it out if we cannot. */
+/*
+ * The queue is full: grow it, or write it out if we cannot.  A batch
+ * sized by ftrace_poke_reserve() gets here only if that failed.
+ */
 static void poke_make_room(void)
 {
 	unsigned int cap = queue_cap ? queue_cap * 2 : 1024;
 	struct poke_site *q;
 
-	if (queued < queue_cap)
-		return;
 	q = kvmalloc_array(cap, sizeof(*q), GFP_KERNEL | __GFP_NOWARN);
 	if (!q) {
 		poke_flush();
@@ -197,20 +206,46 @@ static void poke_make_room(void)
 }
 
 /**
+ * ftrace_poke_reserve - size the queue of a new batch
+ * @nr: how many sites the batch will hold, or 0 if not known
+ *
+ * One allocation of the right size instead of a queue that doubles (and
+ * copies itself) from 1,024 sites up: switching every site queues 20,000.
+ * Without memory the queue grows as it goes, or is written out early.
+ *
+ * Context: text_mutex held, the queue empty.
+ */
+void ftrace_poke_reserve(unsigned int nr)
+{
+	struct poke_site *q;
+
+	lockdep_assert_held(&text_mutex);
+	if (nr <= queue_cap)
+		return;
+	q = kvmalloc_array(nr, sizeof(*q), GFP_KERNEL | __GFP_NOWARN);
+	if (!q)
+		return;
+	poke_free_queue();
+	queue = q;
+	queue_cap = nr;
+}
+
+/**
  * ftrace_poke_queue - add a site to the batch
  * @ip: the site, not queued yet in this batch
- * @insn: the instruction it must hold
+ * @insn: the instruction it must hold, in the low five bytes
  *
  * Context: text_mutex held.
  */
-void ftrace_poke_queue(unsigned long ip, const u8 insn[MCOUNT_INSN_SIZE])
+void ftrace_poke_queue(unsigned long ip, u64 insn)
 {
 	lockdep_assert_held(&text_mutex);
-	poke_make_room();
+	if (unlikely(queued == queue_cap))
+		poke_make_room();
 	if (queued && ip <= queue[queued - 1].ip)
 		unsorted = true;
 	queue[queued].ip = ip;
-	memcpy(queue[queued].insn, insn, MCOUNT_INSN_SIZE);
+	queue[queued].insn = insn;
 	queued++;
 }
 
@@ -263,8 +298,8 @@ noinstr bool ftrace_int3_handler(struct pt_regs *regs)
 			break;
 		}
 	}
-	if (ours && s->insn[0] == CALL_INSN_OPCODE)
-		int3_emulate_call(regs, ip + MCOUNT_INSN_SIZE + *(s32 *)(s->insn + 1));
+	if (ours && (u8)s->insn == CALL_INSN_OPCODE)
+		int3_emulate_call(regs, ip + MCOUNT_INSN_SIZE + (s32)(s->insn >> 8));
 	else if (ours)
 		int3_emulate_jmp(regs, ip + MCOUNT_INSN_SIZE);
 	arch_atomic_dec(&live_refs);

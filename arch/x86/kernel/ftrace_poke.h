@@ -6,7 +6,8 @@
 #include <linux/types.h>
 #include <asm/ftrace.h>
 
-void ftrace_poke_queue(unsigned long ip, const u8 insn[MCOUNT_INSN_SIZE]);
+void ftrace_poke_reserve(unsigned int nr);
+void ftrace_poke_queue(unsigned long ip, u64 insn);
 void ftrace_poke_finish(void);
 
 #endif
