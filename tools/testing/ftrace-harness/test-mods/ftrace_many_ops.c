@@ -94,12 +94,9 @@ MODULE_PARM_DESC(wrong, "callbacks for a site not their ops' function");
 static int call_set(const char *val, const struct kernel_param *kp)
 {
 	unsigned int n, i, j, ok = 0;
-	int ret;
 
-	ret = kstrtouint(val, 0, &n);
-	if (ret)
-		return ret;
-	if (n > 1000)
+	/* At most 1,000 rounds: each is MANY_FUNCS calls. */
+	if (kstrtouint(val, 0, &n) || n > 1000)
 		return -EINVAL;
 	for (j = 0; j < n; j++)
 		for (i = 0; i < MANY_FUNCS; i++)
