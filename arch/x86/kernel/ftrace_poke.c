@@ -180,29 +180,34 @@ static void poke_free_queue(void)
 	queue_cap = 0;
 }
 
+/* Move the queue, and what is queued, to room for @cap sites; false without memory. */
+static bool poke_resize(unsigned int cap)
+{
+	struct poke_site *q = kvmalloc_array(cap, sizeof(*q), GFP_KERNEL | __GFP_NOWARN);
+
+	if (!q)
+		return false;
+	if (queued)
+		memcpy(q, queue, queued * sizeof(*q));
+	poke_free_queue();
+	queue = q;
+	queue_cap = cap;
+	return true;
+}
+
 /*
  * The queue is full: grow it, or write it out if we cannot.  A batch
  * sized by ftrace_poke_reserve() gets here only if that failed.
  */
 static void poke_make_room(void)
 {
-	unsigned int cap = queue_cap ? queue_cap * 2 : 1024;
-	struct poke_site *q;
-
-	q = kvmalloc_array(cap, sizeof(*q), GFP_KERNEL | __GFP_NOWARN);
-	if (!q) {
-		poke_flush();
-		if (!queue_cap) {
-			queue = &spare;
-			queue_cap = 1;
-		}
+	if (poke_resize(queue_cap ? queue_cap * 2 : 1024))
 		return;
+	poke_flush();
+	if (!queue_cap) {
+		queue = &spare;
+		queue_cap = 1;
 	}
-	if (queued)
-		memcpy(q, queue, queued * sizeof(*q));
-	poke_free_queue();
-	queue = q;
-	queue_cap = cap;
 }
 
 /**
@@ -217,17 +222,9 @@ static void poke_make_room(void)
  */
 void ftrace_poke_reserve(unsigned int nr)
 {
-	struct poke_site *q;
-
 	lockdep_assert_held(&text_mutex);
-	if (nr <= queue_cap)
-		return;
-	q = kvmalloc_array(nr, sizeof(*q), GFP_KERNEL | __GFP_NOWARN);
-	if (!q)
-		return;
-	poke_free_queue();
-	queue = q;
-	queue_cap = nr;
+	if (nr > queue_cap)
+		poke_resize(nr);
 }
 
 /**
