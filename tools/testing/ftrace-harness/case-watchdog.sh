@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# case-watchdog.sh FTRACETEST_PID LOG_DIR OUT COSTS SCALE
+# case-watchdog.sh FTRACETEST_PID LOG_DIR OUT COSTS SCALE [OWN_COSTS OWN_SCALE]
 #
 # Runs in the guest beside ftracetest (job-check.sh).  A case still running
 # after SCALE times its cost in COSTS (case-costs*.txt, the seconds make
@@ -20,20 +20,29 @@
 # per-case logs (N-NAME-log.XXXXXX, created as a case starts; -k keeps
 # them).  SCALE 0: no limit (make stress, whose full counts outlast any
 # cost measured by make check).
+#
+# OWN_COSTS: seconds measured on the kernel that runs now (DEBUG=1's,
+# case-costs-debug*.txt), for the cases whose slowdown there is far from
+# the rest's: a case listed there gets OWN_SCALE times its own cost
+# instead.  (fault-inject.tc's module-load walk runs under the function
+# tracer on every function, which KASAN slows much more than the rest.)
 set -u
 
-[ $# -eq 5 ] || { echo "usage: $0 FTRACETEST_PID LOG_DIR OUT COSTS SCALE" >&2; exit 2; }
-ft=$1 logdir=$2 out=$3 costs=$4 scale=$5
+[ $# -eq 5 ] || [ $# -eq 7 ] ||
+	{ echo "usage: $0 FTRACETEST_PID LOG_DIR OUT COSTS SCALE [OWN_COSTS OWN_SCALE]" >&2; exit 2; }
+ft=$1 logdir=$2 out=$3 costs=$4 scale=$5 own=${6:-/dev/null} own_scale=${7:-0}
 floor=${FH_CASE_FLOOR:-600}	# lower only to test this script
+poll=${FH_CASE_POLL:-5}		# the same
 [ "$scale" -gt 0 ] 2>/dev/null || exit 0
 
 uptime_s() { cut -d. -f1 /proc/uptime; }
 
-# Seconds measured for the case whose file is named $1 (costs are listed
-# by path under test.d; a case's log carries its file's name only).
+# Seconds listed in file $2 for the case whose file is named $1 (costs
+# are listed by path under test.d; a case's log carries its file's name
+# only).
 cost_of() {
 	awk -v n="$1" '!/^#/ { b = $2; sub(".*/", "", b); if (b == n) { print $1; exit } }' \
-		"$costs" 2>/dev/null
+		"$2" 2>/dev/null
 }
 
 # The descendants of process $1, parents first.
@@ -56,7 +65,7 @@ dump() { # pid: one process of the stuck case
 
 cur='' t0=0 limit=0 n=0
 while kill -0 "$ft" 2>/dev/null; do
-	sleep 5
+	sleep "$poll"
 	log='' best=-1
 	for f in "$logdir"/[0-9]*-*-log.*; do
 		[ -e "$f" ] || continue
@@ -71,8 +80,13 @@ while kill -0 "$ft" 2>/dev/null; do
 		n=${log%%-*}
 		name=${log#*-}
 		name=${name%-log.*}
-		c=$(cost_of "$name")
-		limit=$((${c:-20} * scale))
+		c=$(cost_of "$name" "$own")
+		if [ -n "$c" ]; then
+			limit=$((c * own_scale))
+		else
+			c=$(cost_of "$name" "$costs")
+			limit=$((${c:-20} * scale))
+		fi
 		[ "$limit" -ge "$floor" ] || limit=$floor
 		continue
 	fi

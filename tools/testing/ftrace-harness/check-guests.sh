@@ -34,10 +34,11 @@ while IFS= read -r share || [ -n "$share" ]; do
 		"$ftdir" "$lpdir" "$share" "$first" > "$job"
 	# What our cases read (FH_TOOLS: guest-tools' programs; FH_STRESS:
 	# full for make stress's counts, else CI's short form).
-	# FH_CASE_COSTS, FH_CASE_SCALE: case-watchdog.sh's limit per case.
-	printf 'export FH_TOOLS=%s FH_STRESS=%s FH_CASE_COSTS=%s FH_CASE_SCALE=%s\n. %s\n' \
+	# FH_CASE_*: case-watchdog.sh's limit per case.
+	printf 'export FH_TOOLS=%s FH_STRESS=%s FH_CASE_COSTS=%s FH_CASE_SCALE=%s FH_CASE_OWN_COSTS=%s FH_CASE_OWN_SCALE=%s\n. %s\n' \
 		"${FH_TOOLS:-}" "${FH_STRESS:-short}" "${FH_CASE_COSTS:-}" \
-		"${FH_CASE_SCALE:-0}" "$here/job-check.sh" >> "$job"
+		"${FH_CASE_SCALE:-0}" "${FH_CASE_OWN_COSTS:-}" "${FH_CASE_OWN_SCALE:-0}" \
+		"$here/job-check.sh" >> "$job"
 	extra=${FH_KCMDLINE:-}
 	[ $first -eq 1 ] || extra="$extra kprobe_event="
 	echo "check-guests.sh: guest $n: $(echo "$share" | wc -w) tests$([ $first -eq 1 ] &&

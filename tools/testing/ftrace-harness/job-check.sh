@@ -7,9 +7,10 @@
 #                  (livepatch/test-NAME.sh); 'make check' gives each guest
 #                  its share (shard.py)
 #   FH_LAST        1: also run the cases of last.d (one guest of a run does)
-#   FH_CASE_COSTS, FH_CASE_SCALE
+#   FH_CASE_COSTS, FH_CASE_SCALE, FH_CASE_OWN_COSTS, FH_CASE_OWN_SCALE
 #                  case-watchdog.sh's limit for one case: SCALE times its
-#                  cost in the COSTS file (0: none)
+#                  cost in the COSTS file (0: none), or OWN_SCALE times its
+#                  cost in OWN_COSTS where that lists it
 # Boot self-tests and KUnit already ran during boot; we save the kernel log
 # and run ftracetest, then the livepatch kselftests, logging into the
 # results share as we go so that a hang still leaves the log of what ran,
@@ -66,7 +67,8 @@ if [ -z "$FH_TESTS" ] || [ ${#tests[@]} -gt 0 ]; then
 	ftpid=$!
 	# A case that outlives its limit is stopped: one FAIL, not the share.
 	"$(dirname "${BASH_SOURCE[0]}")/case-watchdog.sh" $ftpid "$out/ftracetest-logs" \
-		"$out" "${FH_CASE_COSTS:-/dev/null}" "${FH_CASE_SCALE:-0}" &
+		"$out" "${FH_CASE_COSTS:-/dev/null}" "${FH_CASE_SCALE:-0}" \
+		"${FH_CASE_OWN_COSTS:-/dev/null}" "${FH_CASE_OWN_SCALE:-0}" &
 	# Each result line, as it completes, to the console and, stamped
 	# with the uptime, to timing.txt: a case's cost is the time since
 	# the line before (timings.py turns it into shard.py's costs).

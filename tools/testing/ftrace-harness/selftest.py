@@ -334,11 +334,53 @@ def test_guests():
                   'kunit: ftrace_glob.needs_module (guest2)'])[0], 1)
 
 
+def test_watchdog():
+    """case-watchdog.sh: a case listed in OWN_COSTS gets OWN_SCALE times
+    that cost; the others SCALE times theirs in COSTS."""
+    def run(own_cost, costs_cost, secs):
+        with tempfile.TemporaryDirectory() as d:
+            logs = os.path.join(d, 'logs')
+            os.mkdir(logs)
+            open(os.path.join(logs, '1-slow.tc-log.AbCdEf'), 'w').close()
+            for name, cost in (('own', own_cost), ('costs', costs_cost)):
+                with open(os.path.join(d, name), 'w') as f:
+                    f.write('# seconds test\n')
+                    if cost:
+                        f.write('%d ftrace/slow.tc\n' % cost)
+            # The stand-in for ftracetest: a shell and its child, the case.
+            ft = subprocess.Popen(['sh', '-c', 'sleep %d; :' % secs],
+                                  stderr=subprocess.DEVNULL)
+            env = dict(os.environ, FH_CASE_FLOOR='0', FH_CASE_POLL='1')
+            wd = subprocess.Popen(
+                [os.path.join(HERE, 'case-watchdog.sh'), str(ft.pid), logs,
+                 d, os.path.join(d, 'costs'), '100',
+                 os.path.join(d, 'own'), '1'],
+                env=env, stdout=subprocess.DEVNULL)
+            try:
+                ft.wait(timeout=secs + 5)
+            except subprocess.TimeoutExpired:
+                ft.kill()
+                ft.wait()
+            wd.wait()
+            try:
+                with open(os.path.join(d, 'case-stopped.txt')) as f:
+                    n, _, limit = f.read().strip().split('|')
+                return n, limit
+            except FileNotFoundError:
+                return None
+
+    # Listed in OWN_COSTS: 1 x 2 s, stopped (the stand-in sleeps 20 s).
+    check('watchdog: own cost and scale', run(2, 1, 20), ('1', '2'))
+    # Only in COSTS: 100 x 1 s, not reached in 5 s.
+    check('watchdog: costs and scale', run(0, 1, 5), None)
+
+
 test_parsers()
 test_logscan()
 test_summary()
 test_retries()
 test_guests()
+test_watchdog()
 print('harness self-test: %d passed, %d failed' %
       (results.count(True), results.count(False)))
 sys.exit(0 if all(results) else 1)
