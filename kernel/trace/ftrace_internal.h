@@ -157,8 +157,6 @@ struct ftrace_glob {
 
 void ftrace_glob_parse(struct ftrace_glob *g, char *str);
 bool ftrace_glob_match(const struct ftrace_glob *g, const char *name);
-const char *ftrace_rec_name(const struct ftrace_group *g,
-			    const struct dyn_ftrace *rec, char *buf);
 
 /*
  * What one write to a filter file asks for: patterns to add, to remove,

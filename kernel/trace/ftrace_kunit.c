@@ -178,6 +178,16 @@ static void match_glob_and_nothing(struct kunit *test)
 	ftrace_hash_free(hash);
 }
 
+/* @buf (KSYM_NAME_LEN bytes) holding the name of @rec's function, or NULL. */
+static const char *rec_name(const struct ftrace_group *g,
+			    const struct dyn_ftrace *rec, char *buf)
+{
+	unsigned long size, offset;
+	char *modname;
+
+	return kallsyms_lookup(ftrace_rec_ip(g, rec), &size, &offset, &modname, buf);
+}
+
 /*
  * A write of names only is matched against the kernel's records by name
  * lookups (ftrace_match.c); a glob in the write makes it a pass over
@@ -209,7 +219,7 @@ static void match_by_name_as_pass(struct kunit *test)
 		for_each_group_rec(g, rec) {
 			if (k == SAMPLES || rec->flags & FTRACE_REC_FREED || n++ % 751)
 				continue;
-			if (ftrace_rec_name(g, rec, names[k]))
+			if (rec_name(g, rec, names[k]))
 				ips[k++] = ftrace_rec_ip(g, rec);
 		}
 	}

@@ -75,23 +75,6 @@ bool ftrace_glob_match(const struct ftrace_glob *g, const char *name)
 	return false;
 }
 
-/**
- * ftrace_rec_name - the name of the function holding a call site
- * @g: the record's group
- * @rec: the record
- * @buf: KSYM_NAME_LEN bytes
- *
- * Return: @buf holding the name, or NULL if the site has no symbol.
- */
-const char *ftrace_rec_name(const struct ftrace_group *g,
-			    const struct dyn_ftrace *rec, char *buf)
-{
-	unsigned long size, offset;
-	char *modname;
-
-	return kallsyms_lookup(ftrace_rec_ip(g, rec), &size, &offset, &modname, buf);
-}
-
 /*
  * What one pass over the records looks up per record: exact names in a
  * hash of strings, and positions (a number written to the file selects
@@ -504,8 +487,10 @@ int ftrace_match_patterns(struct list_head *patterns, struct ftrace_hash *hash)
 
 	for_each_ftrace_group(g) {
 		if ((by_name && !g->mod) || !group_wanted(g, patterns)) {
-			for_each_group_rec(g, rec)
-				p->pos += !(rec->flags & FTRACE_REC_FREED);
+			/* Positions count the records of the groups passed over. */
+			if (p->bi.npos)
+				for_each_group_rec(g, rec)
+					p->pos += !(rec->flags & FTRACE_REC_FREED);
 			continue;
 		}
 		p->modname = g->mod ? module_name(g->mod) : NULL;
