@@ -299,7 +299,8 @@ static inline void ftrace_direct_unlock(void) { }
 #define FTRACE_TRAMP_SLOTS	127
 
 void ftrace_tramp_get(struct ftrace_ops *ops);
-void ftrace_tramp_put(struct ftrace_ops *ops);
+void ftrace_tramp_put(struct ftrace_ops *ops, bool waits);
+void ftrace_tramps_reap(void);
 int ftrace_tramps_refresh(void);
 void ftrace_tramps_stop(void);
 unsigned long ftrace_tramp_addr(unsigned int slot);

@@ -979,12 +979,46 @@ static void tramp_slots_fill(struct kunit *test)
 		KUNIT_EXPECT_NE(test, ftrace_tramp_addr(ops[i].tramp_slot), 0UL);
 	}
 	for (i = 0; i < n; i++)
-		ftrace_tramp_put(&ops[i]);
+		ftrace_tramp_put(&ops[i], false);
 	mutex_unlock(&ftrace_lock);
 	/* Memory may have run out before the table did, but not silently. */
 	KUNIT_EXPECT_EQ_MSG(test, got + held, (unsigned int)FTRACE_TRAMP_SLOTS,
 			    "%u slots held before, %u given out", held, got);
 	KUNIT_EXPECT_GT(test, got, 0U);
+}
+
+/*
+ * A caller that waits for the grace periods itself (an ops that may be
+ * freed, unregistering) frees the trampoline it let go of: the slot is
+ * free again before ftrace_lock is dropped, so the next ops takes it.
+ */
+static void tramp_reap_after_wait(struct kunit *test)
+{
+	struct ftrace_ops *ops;
+	unsigned int slot;
+
+	ops = kunit_kcalloc(test, 2, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	ftrace_ops_init(&ops[0]);
+	ftrace_ops_init(&ops[1]);
+	ops[0].func = tramp_test_func;
+	ops[1].func = tramp_test_func;
+	mutex_lock(&ftrace_lock);
+	ftrace_tramp_get(&ops[0]);
+	slot = ops[0].tramp_slot;
+	if (!slot) {
+		mutex_unlock(&ftrace_lock);
+		kunit_skip(test, "no free trampoline slot or no memory for one");
+	}
+	ftrace_tramp_put(&ops[0], true);
+	KUNIT_EXPECT_EQ(test, ftrace_tramp_addr(slot), 0UL);
+	synchronize_rcu_tasks_rude();
+	synchronize_rcu_tasks();
+	ftrace_tramps_reap();
+	ftrace_tramp_get(&ops[1]);
+	KUNIT_EXPECT_EQ(test, ops[1].tramp_slot, slot);
+	ftrace_tramp_put(&ops[1], false);
+	mutex_unlock(&ftrace_lock);
 }
 
 static struct kunit_case state_cases[] = {
@@ -995,6 +1029,7 @@ static struct kunit_case state_cases[] = {
 	KUNIT_CASE(state_trampoline),
 	KUNIT_CASE(state_count_saturates),
 	KUNIT_CASE(tramp_slots_fill),
+	KUNIT_CASE(tramp_reap_after_wait),
 	KUNIT_CASE(state_direct),
 	{}
 };

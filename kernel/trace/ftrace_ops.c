@@ -268,8 +268,8 @@ static int ops_unlink(struct ftrace_ops *ops)
 		touch_ops_sites(ops);
 		ftrace_apply_touched();
 	}
-	/* No site calls its trampoline now; the memory goes later. */
-	ftrace_tramp_put(ops);
+	/* No site calls its trampoline now; its memory goes after a wait. */
+	ftrace_tramp_put(ops, ops->flags & FTRACE_OPS_FL_DYNAMIC);
 
 	/*
 	 * Nobody may still be in the list walk or a wrapper with an ops
@@ -283,6 +283,12 @@ static int ops_unlink(struct ftrace_ops *ops)
 		unlinked_unsynced = false;
 		if (IS_ENABLED(CONFIG_PREEMPTION))
 			synchronize_rcu_tasks();
+		/*
+		 * The same wait covers its trampoline: freeing it here spares
+		 * the work item grace periods of its own, which would run
+		 * beside the next unregistration's.
+		 */
+		ftrace_tramps_reap();
 	} else {
 		unlinked_unsynced = true;
 	}

@@ -18,10 +18,13 @@
  *
  * Lifetime: an ops takes a slot when it registers and lets go of it once
  * unregistering has moved every site off it.  The slot is reused, and
- * the arch frees what it built, only later, from a work item, after
- * synchronize_rcu_tasks() (a task may have been preempted inside the
- * trampoline) and synchronize_rcu_tasks_rude() (idle and offline paths,
- * and the lockless lookups below); unregistering does not wait for that.
+ * the arch frees what it built, only after synchronize_rcu_tasks() (a
+ * task may have been preempted inside the trampoline) and
+ * synchronize_rcu_tasks_rude() (idle and offline paths, and the lockless
+ * lookups below).  An ops that may be freed waits for both as it
+ * unregisters anyway, and its trampoline goes right after that wait; a
+ * static ops' unregistration does not wait, so its trampoline goes later,
+ * from a work item that waits for them itself.
  * The wait covers every kind of trampoline: an arch whose sites name
  * their slot by number (arm64) must not see the number reused under a
  * CPU that read it just before its site moved.  A trampoline that sites
@@ -155,8 +158,11 @@ void ftrace_tramp_get(struct ftrace_ops *ops)
 		ops->flags |= FTRACE_OPS_FL_ALLOC_TRAMP;
 }
 
-/* Lookups stop finding @t; its memory goes after the grace periods. */
-static void tramp_release(struct ftrace_tramp *t)
+/*
+ * Lookups stop finding @t; its memory goes after the grace periods: the
+ * caller's (@waits), or the work item's.
+ */
+static void tramp_release(struct ftrace_tramp *t, bool waits)
 {
 	t->ops = NULL;
 	if (t->sites)
@@ -165,16 +171,27 @@ static void tramp_release(struct ftrace_tramp *t)
 		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, t->addr, t->size, true,
 				   TRAMP_SYM);
 	WRITE_ONCE(t->addr, 0);
-	schedule_work(&reap_work);
+	if (!waits)
+		schedule_work(&reap_work);
+}
+
+/* Free a released slot's code; the slot can be taken again. */
+static void tramp_free(struct ftrace_tramp *t)
+{
+	ftrace_arch_tramp_free(t->mem);
+	t->mem = 0;
+	t->reaping = false;
 }
 
 /**
  * ftrace_tramp_put - an unregistered ops lets go of its trampoline
  * @ops: the ops, off the list, with its sites already moved
+ * @waits: the caller waits for the grace periods, then calls
+ *	ftrace_tramps_reap(), before it lets go of ftrace_lock
  *
  * Context: ftrace_lock held.
  */
-void ftrace_tramp_put(struct ftrace_ops *ops)
+void ftrace_tramp_put(struct ftrace_ops *ops, bool waits)
 {
 	unsigned int slot = ops->tramp_slot;
 
@@ -185,7 +202,29 @@ void ftrace_tramp_put(struct ftrace_ops *ops)
 	ops->trampoline = 0;
 	ops->trampoline_size = 0;
 	ops->flags &= ~FTRACE_OPS_FL_ALLOC_TRAMP;
-	tramp_release(tramps[slot]);
+	tramp_release(tramps[slot], waits);
+}
+
+/**
+ * ftrace_tramps_reap - free every trampoline let go of so far
+ *
+ * Also frees those the work item is waiting for: the caller's grace
+ * periods began after they were let go too.
+ *
+ * Context: ftrace_lock held since the last ftrace_tramp_put(), then
+ * synchronize_rcu_tasks_rude() and, with CONFIG_PREEMPTION,
+ * synchronize_rcu_tasks() (without it no task is preempted inside a
+ * trampoline).
+ */
+void ftrace_tramps_reap(void)
+{
+	struct ftrace_tramp *t;
+	unsigned int i;
+
+	ftrace_assert_locked();
+	for_each_tramp(t, i)
+		if (t->mem && !t->addr)
+			tramp_free(t);
 }
 
 static void reap_work_fn(struct work_struct *work)
@@ -210,9 +249,7 @@ static void reap_work_fn(struct work_struct *work)
 			again |= t->mem && !t->addr;
 			continue;
 		}
-		ftrace_arch_tramp_free(t->mem);
-		t->mem = 0;
-		t->reaping = false;
+		tramp_free(t);
 	}
 	mutex_unlock(&ftrace_lock);
 	if (again)
@@ -261,7 +298,7 @@ int ftrace_tramps_refresh(void)
 		ret = tramp_set(t, func);
 		if (ret == -EOPNOTSUPP) {
 			/* Its sites go back to the shared trampolines. */
-			ftrace_tramp_put(t->ops);
+			ftrace_tramp_put(t->ops, false);
 			ftrace_touch_all();
 			continue;
 		}
@@ -353,7 +390,7 @@ void ftrace_tramp_sites(unsigned int slot, int delta)
 	t = tramps[slot];
 	t->sites += delta;
 	if (!t->sites && !t->ops && t->addr)
-		tramp_release(t);
+		tramp_release(t, false);
 }
 
 /* The dynamic trampoline holding @addr, or NULL; lockless. */
