@@ -11,8 +11,15 @@
  * second only the instructions this thread ran.
  *
  *   fh-bench syscall N       N getppid() system calls
- *   fh-bench rw N            N 1-byte reads of /dev/zero, each followed by
- *                            a 1-byte write to /dev/null (dd bs=1)
+ *   fh-bench rw N [STATS]    N 1-byte reads of /dev/zero, each followed by
+ *                            a 1-byte write to /dev/null (dd bs=1); with
+ *                            STATS (a per_cpu/cpuN/stats file of tracefs)
+ *                            a third number: the events that CPU's buffer
+ *                            took from just before to just after the loop
+ *                            (entries plus overrun, read on both sides),
+ *                            which counts the traced calls of the loop and
+ *                            of the interrupts in it, but not those of
+ *                            this program's exec and exit, which vary
  *   fh-bench write FILE STR  open FILE for writing (truncating, as the
  *                            shell's '>' does), write STR and a newline,
  *                            close: what 'echo STR > FILE' does to a
@@ -90,20 +97,51 @@ static void bench_syscall(long n)
 	stop();
 }
 
-static void bench_rw(long n)
+/* Events written to one CPU's buffer so far: -1 without a stats file. */
+static long long events = -1;
+
+static long long buffer_events(int fd)
+{
+	char buf[1024], *line;
+	long long n = 0;
+	ssize_t len = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (len <= 0)
+		die("stats");
+	buf[len] = '\0';
+	for (line = buf; line; ) {
+		if (!strncmp(line, "entries:", 8) || !strncmp(line, "overrun:", 8))
+			n += atoll(line + 8);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return n;
+}
+
+static void bench_rw(long n, const char *stats)
 {
 	int in = open("/dev/zero", O_RDONLY);
 	int out = open("/dev/null", O_WRONLY);
+	int st = stats ? open(stats, O_RDONLY) : -1;
 	char c;
 
 	if (in < 0 || out < 0)
 		die("/dev/zero or /dev/null");
+	if (stats && st < 0)
+		die(stats);
+	if (stats)
+		events = buffer_events(st);
 	start();
 	while (n--) {
 		if (read(in, &c, 1) != 1 || write(out, &c, 1) != 1)
 			die("read or write");
 	}
 	stop();
+	if (stats) {
+		events = buffer_events(st) - events;
+		close(st);
+	}
 	close(in);
 	close(out);
 }
@@ -179,8 +217,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "syscall")) {
 		bench_syscall(count(argv[2]));
-	} else if (argc == 3 && !strcmp(argv[1], "rw")) {
-		bench_rw(count(argv[2]));
+	} else if ((argc == 3 || argc == 4) && !strcmp(argv[1], "rw")) {
+		bench_rw(count(argv[2]), argc == 4 ? argv[3] : NULL);
 	} else if (argc == 4 && !strcmp(argv[1], "write")) {
 		size_t len = strlen(argv[3]);
 		char *buf = malloc(len + 1);
@@ -200,10 +238,13 @@ int main(int argc, char **argv)
 	} else if (argc == 3 && !strcmp(argv[1], "unload")) {
 		bench_unload(argv[2]);
 	} else {
-		fprintf(stderr, "usage: fh-bench syscall N | rw N | %s\n",
+		fprintf(stderr, "usage: fh-bench syscall N | rw N [STATS] | %s\n",
 			"write FILE STR | copy FILE SRC | load FILE | unload NAME");
 		return 2;
 	}
-	printf("%lld %lld\n", wall_ns, cpu_ns);
+	if (events >= 0)
+		printf("%lld %lld %lld\n", wall_ns, cpu_ns, events);
+	else
+		printf("%lld %lld\n", wall_ns, cpu_ns);
 	return 0;
 }
