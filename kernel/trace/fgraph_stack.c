@@ -133,9 +133,20 @@ unsigned long ftrace_return_to_handler(unsigned long retval)
 	struct ftrace_ret_stack *slot;
 	struct ftrace_graph_ret trace;
 	unsigned long ret;
-	int idx = t->curr_ret_stack - 1;
+	int idx;
 
+	/*
+	 * Preemption is off from here to the end of the callback, so that
+	 * unregistering a user can wait for its callbacks; turning it back
+	 * on is not a preemption point.  A task switched out inside
+	 * return_to_handler shows it in its stack traces as a frame of its
+	 * own, so the window where that can happen (an interrupt before this
+	 * point) is kept as short as it can be.
+	 */
+	preempt_disable_notrace();
+	idx = t->curr_ret_stack - 1;
 	if (unlikely(idx < 0 || idx >= FTRACE_RETFUNC_DEPTH || !t->ret_stack)) {
+		preempt_enable_no_resched_notrace();
 		ftrace_graph_stop();
 		WARN(1, "ftrace: return stack of %s/%d corrupted (%d entries)\n",
 		     t->comm, t->pid, idx + 1);
@@ -147,12 +158,8 @@ unsigned long ftrace_return_to_handler(unsigned long retval)
 	/*
 	 * A user that was unregistered since the entry, or replaced by
 	 * another one, is not called: its state may be gone, and the new
-	 * user never saw the entry.  Preemption stays off from the check to
-	 * the end of the callback, so that unregistering can wait for it;
-	 * turning it back on is not a preemption point: a task switched out
-	 * inside return_to_handler would show it in its stack traces.
+	 * user never saw the entry.
 	 */
-	preempt_disable_notrace();
 	if (slot->gops == READ_ONCE(fgraph_user)) {
 		trace.func = slot->func;
 		trace.depth = idx;
