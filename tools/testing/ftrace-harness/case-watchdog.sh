@@ -99,6 +99,11 @@ while kill -0 "$ft" 2>/dev/null; do
 	procs=$(for p in $pids; do dump "$p"; done)
 	echo "harness: case $n ($name) still running after ${el}s (limit ${limit}s): stopping it"
 	printf '%s\n' "$procs" | sed 's/^/harness: stuck| /'
+	# A task running in the kernel has no /proc/PID/stack to show: the
+	# kernel log gets every CPU's backtrace (sysrq l).
+	if grep -q '^State:[[:space:]]*R' $(printf '/proc/%s/status ' $pids) 2>/dev/null; then
+		echo l > /proc/sysrq-trigger 2>/dev/null
+	fi
 	# The case's subshell ends by SIGKILL, a non-zero status: ftracetest
 	# counts a FAIL and goes on with the next case.
 	[ -z "$pids" ] || kill -KILL $pids 2>/dev/null
