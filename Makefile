@@ -327,6 +327,8 @@ BOOTS ?= 2
 # BENCH_KERNELS=ours on the command line boots only ours (to iterate on
 # a change; the report then has ours alone).
 BENCH_KERNELS := ours stock floor
+# BENCH_ROWS=percall: the tracing-off and per-call rows only (job-bench.sh).
+BENCH_ROWS ?= all
 bench: rootfs
 	@$(MAKE) --no-print-directory kernel BENCHCFG=1 STOCK=
 	@$(MAKE) --no-print-directory kernel BENCHCFG=1 STOCK=1
@@ -342,9 +344,9 @@ bench: rootfs
 	done
 	@for v in $(BENCH_KERNELS); do \
 		d=$(BUILD)/$$v$(ARCHSUF)-bench; \
-		printf 'FH_ROUNDS=%s\nFH_TOOLS=%s\nFH_BENCH_OPS=%s\nFH_BENCH_OPS_N=%s\n. %s\n' '$(ROUNDS)' \
+		printf 'FH_ROUNDS=%s\nFH_TOOLS=%s\nFH_BENCH_OPS=%s\nFH_BENCH_OPS_N=%s\nFH_BENCH_ROWS=%s\n. %s\n' '$(ROUNDS)' \
 			$(BUILD)/ours$(ARCHSUF)-bench/guest-tools \
-			$$d/bench-ops/ftrace_bench_ops.ko '$(BENCH_OPS)' \
+			$$d/bench-ops/ftrace_bench_ops.ko '$(BENCH_OPS)' '$(BENCH_ROWS)' \
 			$(HARNESS)/job-bench.sh > $$d/bench.job; \
 		for b in $$(seq $(BOOTS)); do \
 			FH_ICOUNT=1 FH_KCMDLINE="$(KCMDLINE)" \
@@ -358,7 +360,7 @@ bench: rootfs
 		args="$$args $$v=$$a"; \
 	done; \
 	$(HARNESS)/bench-report.py $$args \
-		"Base: $$(cat $(BASE)/VERSION); $(ARCH); command: make bench$(if $(ARCHSUF), ARCH=$(ARCH)) ROUNDS=$(ROUNDS) BOOTS=$(BOOTS) BENCH_OPS=$(BENCH_OPS); $$(date -u +%F)" \
+		"Base: $$(cat $(BASE)/VERSION); $(ARCH); command: make bench$(if $(ARCHSUF), ARCH=$(ARCH)) ROUNDS=$(ROUNDS) BOOTS=$(BOOTS) BENCH_OPS=$(BENCH_OPS)$(if $(filter-out all,$(BENCH_ROWS)), BENCH_ROWS=$(BENCH_ROWS)); $$(date -u +%F)" \
 		> $(BUILD)/bench$(ARCHSUF).txt.new
 	@mv $(BUILD)/bench$(ARCHSUF).txt.new $(BUILD)/bench$(ARCHSUF).txt && cat $(BUILD)/bench$(ARCHSUF).txt
 

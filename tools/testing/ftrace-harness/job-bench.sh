@@ -6,6 +6,9 @@
 #   FH_BENCH_OPS  the bench-ops module built for this kernel (registration
 #              cost of the Nth ops; one empty ops on every site)
 #   FH_BENCH_OPS_N  how many ops it registers (default 1000)
+#   FH_BENCH_ROWS  all (default), or percall: the tracing-off and per-call
+#              rows only (stock's boot takes 2 minutes instead of 15,
+#              most of which is its write of 10,000 names)
 # Writes bench.txt, one 'key value' per line, for bench-report.py.  The
 # guest runs under QEMU's -icount shift=0: every time is a count of
 # executed instructions (with the idle time the clock skips).  A kernel
@@ -42,6 +45,12 @@ bench() {
 	echo "records $recs"
 	echo "total_info $recs $rest"
 	echo 0 > $t/tracing_on
+	[ "${FH_BENCH_ROWS:-all}" = percall ] || switch_rows
+	per_call_rows
+}
+# Enabling and disabling sites, filter writes, module load, registering
+# and unregistering ops.
+switch_rows() {
 	for i in $(seq "$rounds"); do
 		timed enable_all write $t/current_tracer function
 		echo "enabled_sites $(wc -l < $t/enabled_functions)"
@@ -106,6 +115,8 @@ bench() {
 		dmesg | tail -n +$((n0 + 1)) | sed -n 's/.*ftrace_bench_ops: \(un\)\{0,1\}register \([0-9]*\) \([0-9]*\)$/\1register_\2_ns \3/p' |
 			sed 's/^/ops_/'
 	fi
+}
+per_call_rows() {
 	# Cost per traced call: 20,000 1-byte read/write pairs (the same
 	# kernel functions every time) on one CPU, with no tracer and with
 	# each tracer on every function.  The events that CPU wrote during
