@@ -158,8 +158,6 @@ enum ftrace_ops_cmd {
 	FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER,
 };
 
-typedef int (*ftrace_ops_func_t)(struct ftrace_ops *op, enum ftrace_ops_cmd cmd);
-
 #ifdef CONFIG_DYNAMIC_FTRACE
 /*
  * The sites an ops wants: filter (empty means every site) minus notrace.
@@ -209,7 +207,8 @@ struct ftrace_ops {
 	struct ftrace_ops __rcu		*next;
 	ftrace_func_t			saved_func;
 #ifdef CONFIG_DYNAMIC_FTRACE
-	ftrace_ops_func_t		ops_func;
+	int				(*ops_func)(struct ftrace_ops *op,
+						    enum ftrace_ops_cmd cmd);
 	struct ftrace_ops_hash		*func_hash;
 	struct ftrace_ops_hash		local_hash;
 	unsigned long			trampoline;
