@@ -26,6 +26,11 @@
 # the rest's: a case listed there gets OWN_SCALE times its own cost
 # instead.  (fault-inject.tc's module-load walk runs under the function
 # tracer on every function, which KASAN slows much more than the rest.)
+#
+# While it only waits, the watchdog forks nothing: no sleep, no command
+# substitution.  Cases count forks (trigger-multihist.tc reads a named
+# histogram of sched_process_fork through two events' files and wants them
+# equal); a watchdog's fork between the two reads failed it on arm64.
 set -u
 
 [ $# -eq 5 ] || [ $# -eq 7 ] ||
@@ -35,15 +40,32 @@ floor=${FH_CASE_FLOOR:-600}	# lower only to test this script
 poll=${FH_CASE_POLL:-5}		# the same
 [ "$scale" -gt 0 ] 2>/dev/null || exit 0
 
-uptime_s() { cut -d. -f1 /proc/uptime; }
-
-# Seconds listed in file $2 for the case whose file is named $1 (costs
-# are listed by path under test.d; a case's log carries its file's name
-# only).
-cost_of() {
-	awk -v n="$1" '!/^#/ { b = $2; sub(".*/", "", b); if (b == n) { print $1; exit } }' \
-		"$2" 2>/dev/null
+# Sets $up to the whole seconds since boot, without a fork.
+read_uptime() {
+	read -r up _ < /proc/uptime
+	up=${up%%.*}
 }
+
+# A pipe no one writes to: read -t on it is a sleep without a fork.
+# Its writer, done at once, is reaped here rather than left a zombie.
+exec {idle}<> <(:)
+wait $! 2>/dev/null
+
+# The seconds listed for each case, read once: cost[NAME] from COSTS,
+# own_cost[NAME] from OWN_COSTS (costs are listed by path under test.d; a
+# case's log carries its file's name only).
+declare -A cost own_cost
+load_costs() { # file array
+	local -n into=$2
+	local secs path
+
+	while read -r secs path _; do
+		case $secs in ''|'#'*) continue ;; esac
+		[ -n "${into[${path##*/}]+set}" ] || into[${path##*/}]=$secs
+	done < "$1"
+}
+load_costs "$costs" cost
+load_costs "$own" own_cost
 
 # The descendants of process $1, parents first.
 descendants() {
@@ -63,9 +85,9 @@ dump() { # pid: one process of the stuck case
 	cat "/proc/$1/stack" 2>/dev/null
 }
 
-cur='' t0=0 limit=0 n=0
+cur='' t0=0 limit=0 n=0 up=0
 while kill -0 "$ft" 2>/dev/null; do
-	sleep "$poll"
+	read -r -t "$poll" -u "$idle" _
 	log='' best=-1
 	for f in "$logdir"/[0-9]*-*-log.*; do
 		[ -e "$f" ] || continue
@@ -76,21 +98,21 @@ while kill -0 "$ft" 2>/dev/null; do
 	done
 	[ -n "$log" ] || continue
 	if [ "$log" != "$cur" ]; then
-		cur=$log t0=$(uptime_s)
+		read_uptime
+		cur=$log t0=$up
 		n=${log%%-*}
 		name=${log#*-}
 		name=${name%-log.*}
-		c=$(cost_of "$name" "$own")
-		if [ -n "$c" ]; then
-			limit=$((c * own_scale))
+		if [ -n "${own_cost[$name]+set}" ]; then
+			limit=$((own_cost[$name] * own_scale))
 		else
-			c=$(cost_of "$name" "$costs")
-			limit=$((${c:-20} * scale))
+			limit=$((${cost[$name]:-20} * scale))
 		fi
 		[ "$limit" -ge "$floor" ] || limit=$floor
 		continue
 	fi
-	el=$(($(uptime_s) - t0))
+	read_uptime
+	el=$((up - t0))
 	[ "$el" -ge "$limit" ] || continue
 
 	pids=$(descendants "$ft")

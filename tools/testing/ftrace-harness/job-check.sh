@@ -71,11 +71,14 @@ if [ -z "$FH_TESTS" ] || [ ${#tests[@]} -gt 0 ]; then
 		"${FH_CASE_OWN_COSTS:-/dev/null}" "${FH_CASE_OWN_SCALE:-0}" &
 	# Each result line, as it completes, to the console and, stamped
 	# with the uptime, to timing.txt: a case's cost is the time since
-	# the line before (timings.py turns it into shard.py's costs).
+	# the line before (timings.py turns it into shard.py's costs).  No
+	# fork here: the line comes as the next case starts, and cases count
+	# forks (see case-watchdog.sh).
 	tail -f "$out/ftracetest.txt" --pid=$ftpid 2>/dev/null |
 		while IFS= read -r line; do
 			printf '%s\n' "$line"
-			printf '%s %s\n' "$(cut -d' ' -f1 /proc/uptime)" "$line" >> "$out/timing.txt"
+			read -r up _ < /proc/uptime
+			printf '%s %s\n' "$up" "$line" >> "$out/timing.txt"
 		done
 	wait $ftpid
 	echo "harness: ftracetest exited with status $?"

@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -337,7 +338,7 @@ def test_guests():
 def test_watchdog():
     """case-watchdog.sh: a case listed in OWN_COSTS gets OWN_SCALE times
     that cost; the others SCALE times theirs in COSTS."""
-    def run(own_cost, costs_cost, secs):
+    def run(own_cost, costs_cost, secs, children=False):
         with tempfile.TemporaryDirectory() as d:
             logs = os.path.join(d, 'logs')
             os.mkdir(logs)
@@ -356,6 +357,18 @@ def test_watchdog():
                  d, os.path.join(d, 'costs'), '100',
                  os.path.join(d, 'own'), '1'],
                 env=env, stdout=subprocess.DEVNULL)
+            if children:
+                # Cases count forks (trigger-multihist.tc): a sleep or a
+                # command substitution of the waiting loop shows up here.
+                seen = []
+                for _ in range(8):
+                    time.sleep(0.4)
+                    with open('/proc/%d/task/%d/children' %
+                              (wd.pid, wd.pid)) as f:
+                        seen += f.read().split()
+                ft.wait()
+                wd.wait()
+                return seen
             try:
                 ft.wait(timeout=secs + 5)
             except subprocess.TimeoutExpired:
@@ -373,6 +386,7 @@ def test_watchdog():
     check('watchdog: own cost and scale', run(2, 1, 20), ('1', '2'))
     # Only in COSTS: 100 x 1 s, not reached in 5 s.
     check('watchdog: costs and scale', run(0, 1, 5), None)
+    check('watchdog: no child while it waits', run(0, 1, 5, True), [])
 
 
 test_parsers()
