@@ -104,7 +104,7 @@ while kill -0 "$ft" 2>/dev/null; do
 		name=${log#*-}
 		name=${name%-log.*}
 		if [ -n "${own_cost[$name]+set}" ]; then
-			limit=$((own_cost[$name] * own_scale))
+			limit=$((${own_cost[$name]} * own_scale))
 		else
 			limit=$((${cost[$name]:-20} * scale))
 		fi

@@ -34,10 +34,13 @@ while IFS= read -r share || [ -n "$share" ]; do
 		"$ftdir" "$lpdir" "$share" "$first" > "$job"
 	# What our cases read (FH_TOOLS: guest-tools' programs; FH_STRESS:
 	# full for make stress's counts, else CI's short form).
-	# FH_CASE_*: case-watchdog.sh's limit per case.
-	printf 'export FH_TOOLS=%s FH_STRESS=%s FH_CASE_COSTS=%s FH_CASE_SCALE=%s FH_CASE_OWN_COSTS=%s FH_CASE_OWN_SCALE=%s\n. %s\n' \
+	# FH_CASE_*: case-watchdog.sh's limit per case.  FH_FUZZ_TIME_LIMIT:
+	# fuzz-control-files.tc's seconds of writing under make stress (0:
+	# none, the writes run to their count).
+	printf 'export FH_TOOLS=%s FH_STRESS=%s FH_CASE_COSTS=%s FH_CASE_SCALE=%s FH_CASE_OWN_COSTS=%s FH_CASE_OWN_SCALE=%s%s\n. %s\n' \
 		"${FH_TOOLS:-}" "${FH_STRESS:-short}" "${FH_CASE_COSTS:-}" \
 		"${FH_CASE_SCALE:-0}" "${FH_CASE_OWN_COSTS:-}" "${FH_CASE_OWN_SCALE:-0}" \
+		"${FH_FUZZ_TIME_LIMIT:+ FH_FUZZ_TIME_LIMIT=$FH_FUZZ_TIME_LIMIT}" \
 		"$here/job-check.sh" >> "$job"
 	extra=${FH_KCMDLINE:-}
 	[ $first -eq 1 ] || extra="$extra kprobe_event="

@@ -585,6 +585,14 @@ static struct target *targets[32];
 static int ntargets;
 static long writes_per_file = 100;
 static long check_every = 16;
+/*
+ * Mean pause between two tracer switches, in ms.  A switch holds
+ * trace_types_lock and ftrace_lock across its grace periods, so the
+ * writers wait for it: at the default 40 ms they spend most of their time
+ * waiting (a run's writes then stop far short of --writes 10000 in the
+ * filter files).
+ */
+static long switch_pause_ms = 40;
 static double deadline;
 
 static struct target *add_target(const char *rel, enum kind kind)
@@ -1774,9 +1782,10 @@ static void switcher(bool graph)
 			}
 			free(back);
 		}
-		usleep(20000 + rn(40000));
+		usleep(switch_pause_ms * 500 + rn(switch_pause_ms * 1000 + 1));
 	}
-	printf("fh-fuzz: tracer switches: %ld done, %ld refused (EBUSY)\n", switches, refused);
+	printf("fh-fuzz: tracer switches: %ld done, %ld refused (EBUSY), %ld ms apart on average\n",
+	       switches, refused, switch_pause_ms);
 	exit(0);
 }
 
@@ -1872,6 +1881,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: fh-fuzz [--writes N] [--seed S] [--check-every K] [--time-limit SEC]\n"
+		"               [--switch-pause MS]\n"
 		"               [--tracefs DIR] [--divergent] [--verbose]\n"
 		"       fh-fuzz --selftest [available_filter_functions-like file]\n");
 	exit(2);
@@ -1902,6 +1912,8 @@ int main(int argc, char **argv)
 			check_every = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc)
 			limit = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--switch-pause") && i + 1 < argc)
+			switch_pause_ms = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--tracefs") && i + 1 < argc)
 			tracefs = argv[++i];
 		else if (!strcmp(argv[i], "--divergent"))
