@@ -327,7 +327,8 @@ BOOTS ?= 2
 # BENCH_KERNELS=ours on the command line boots only ours (to iterate on
 # a change; the report then has ours alone).
 BENCH_KERNELS := ours stock floor
-# BENCH_ROWS=percall: the tracing-off and per-call rows only (job-bench.sh).
+# BENCH_ROWS=percall: the tracing-off and per-call rows only; modload: the
+# tracing-off and module load rows only (job-bench.sh).
 BENCH_ROWS ?= all
 bench: rootfs
 	@$(MAKE) --no-print-directory kernel BENCHCFG=1 STOCK=

@@ -380,11 +380,12 @@ static inline void fgraph_profile_show_times(struct seq_file *m,
 					     struct profile_slot *s) { }
 #endif
 
-/* Names of freed module init functions (ftrace_modsyms.c) */
+/* Names of freed module init functions, module symbols (ftrace_modsyms.c) */
 #ifdef CONFIG_MODULES
 void ftrace_save_init_syms(struct ftrace_group *g, unsigned long start,
 			   unsigned long end);
 void ftrace_drop_init_syms(struct module *mod);
+unsigned long *ftrace_mod_sym_addrs(struct module *mod, unsigned long *count);
 #else
 static inline void ftrace_save_init_syms(struct ftrace_group *g,
 					 unsigned long start, unsigned long end) { }

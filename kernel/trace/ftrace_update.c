@@ -540,19 +540,41 @@ static void rec_retire(struct dyn_ftrace *rec)
  * it.  Listed, such a record would show that name twice; traced, it would
  * never fire.  Like freed text, it is never touched again.
  *
+ * @syms, if not NULL, are the sorted addresses of @g's module's symbols
+ * (ftrace_mod_sym_addrs()): the offsets then come from a merge instead
+ * of a kallsyms lookup per site, the same offsets kallsyms would give.
+ *
  * Return: how many were retired.
  */
-static unsigned int retire_dead_sites(struct ftrace_group *g)
+static unsigned int retire_dead_sites(struct ftrace_group *g,
+				      const unsigned long *syms,
+				      unsigned long nsyms)
 {
-	unsigned long size, off;
+	unsigned long size, off = ULONG_MAX, koff, i = 0;
 	struct dyn_ftrace *rec;
 	unsigned int n = 0;
 
 	for_each_group_rec(g, rec) {
+		unsigned long ip = ftrace_rec_ip(g, rec);
+
+		if (syms) {
+			/* Both sorted: syms[i - 1] is the symbol below @ip. */
+			while (i < nsyms && syms[i] <= ip)
+				i++;
+			off = i ? ip - syms[i - 1] : ULONG_MAX;
+		}
 		if (rec->flags & FTRACE_REC_FREED)
 			continue;
-		if (kallsyms_lookup_size_offset(ftrace_rec_ip(g, rec), &size, &off) &&
-		    off <= FTRACE_SITE_MAX_OFFSET)
+		if (!syms || recount_check_on) {
+			if (!kallsyms_lookup_size_offset(ip, &size, &koff))
+				koff = ULONG_MAX;
+			/* The test kernels check the merge against kallsyms. */
+			WARN_ONCE(syms && koff != off,
+				  "ftrace: %pS: offset %lu by sorted symbols, %lu by kallsyms\n",
+				  (void *)ip, off, koff);
+			off = koff;
+		}
+		if (off <= FTRACE_SITE_MAX_OFFSET)
 			continue;
 		rec_retire(rec);
 		g->freed++;
@@ -621,7 +643,7 @@ void __init ftrace_init(void)
 			ftrace_group_destroy(g);
 			return;
 		}
-		retire_dead_sites(g);
+		retire_dead_sites(g, NULL, 0);
 		snprintf(how, sizeof(how), "converted to NOPs (%u in overridden weak functions)",
 			 g->freed);
 	}
@@ -686,14 +708,22 @@ nomem:
  */
 void ftrace_module_enable(struct module *mod)
 {
+	unsigned long *syms = NULL, nsyms = 0;
 	struct ftrace_group *g;
 
-	/* Only now does kallsyms know the module (it is no longer UNFORMED). */
+	/*
+	 * Only now does kallsyms know the module (it is no longer UNFORMED).
+	 * Without memory for its sorted symbols, kallsyms is asked per site.
+	 * (Not under ftrace_lock: the copy may sleep.)
+	 */
+	if (mod->num_ftrace_callsites)
+		syms = ftrace_mod_sym_addrs(mod, &nsyms);
 	mutex_lock(&ftrace_lock);
 	g = mod_group(mod);
 	if (g)
-		ftrace_update_tot_cnt -= retire_dead_sites(g);
+		ftrace_update_tot_cnt -= retire_dead_sites(g, syms, nsyms);
 	mutex_unlock(&ftrace_lock);
+	kvfree(syms);
 
 	ftrace_mod_loaded(mod);
 	mutex_lock(&ftrace_lock);

@@ -6,9 +6,10 @@
 #   FH_BENCH_OPS  the bench-ops module built for this kernel (registration
 #              cost of the Nth ops; one empty ops on every site)
 #   FH_BENCH_OPS_N  how many ops it registers (default 1000)
-#   FH_BENCH_ROWS  all (default), or percall: the tracing-off and per-call
+#   FH_BENCH_ROWS  all (default); percall: the tracing-off and per-call
 #              rows only (stock's boot takes 2 minutes instead of 15,
-#              most of which is its write of 10,000 names)
+#              most of which is its write of 10,000 names); modload: the
+#              tracing-off and module load rows only
 # Writes bench.txt, one 'key value' per line, for bench-report.py.  The
 # guest runs under QEMU's -icount shift=0: every time is a count of
 # executed instructions (with the idle time the clock skips).  A kernel
@@ -45,11 +46,19 @@ bench() {
 	echo "records $recs"
 	echo "total_info $recs $rest"
 	echo 0 > $t/tracing_on
-	[ "${FH_BENCH_ROWS:-all}" = percall ] || switch_rows
-	per_call_rows
+	case ${FH_BENCH_ROWS:-all} in
+	percall)
+		per_call_rows ;;
+	modload)
+		modload_rows ;;
+	*)
+		switch_rows
+		modload_rows
+		ops_rows
+		per_call_rows ;;
+	esac
 }
-# Enabling and disabling sites, filter writes, module load, registering
-# and unregistering ops.
+# Enabling and disabling sites, filter writes.
 switch_rows() {
 	for i in $(seq "$rounds"); do
 		timed enable_all write $t/current_tracer function
@@ -82,6 +91,8 @@ switch_rows() {
 		echo "enable_${n}_sites $(wc -l < $t/set_ftrace_filter)"
 		echo > $t/set_ftrace_filter
 	done
+}
+modload_rows() {
 	# Module load (item 4 of issue 14): a module of 1,000 functions
 	# (ftrace_bench_sites.ko, beside the bench-ops module) loaded and
 	# unloaded with no tracer, then with the function tracer on every
@@ -98,6 +109,8 @@ switch_rows() {
 			echo nop > $t/current_tracer
 		done
 	fi
+}
+ops_rows() {
 	# Registering the Nth ops, each on its own function (BPF registers
 	# one ops per attached function): the bench module registers one
 	# per name, timing each, and prints the 1st, 10th, 100th, 1000th.
