@@ -288,9 +288,10 @@ static bool sym_unnamed(const char *name)
  *
  * kallsyms finds the symbol of a module address by walking every symbol
  * of the module, so asking it about each call site costs sites x symbols
- * (a module of 1,000 functions: over ten million instructions at each
- * load).  With the addresses kallsyms would consider, sorted, the symbol
- * below each of the module's sorted sites is found by one merge.
+ * (a module of 1,000 functions: 27 million of the 31.7 million
+ * instructions its load took).  With the addresses kallsyms would
+ * consider, sorted, the symbol below each of the module's sorted sites is
+ * found by one merge.
  *
  * The module's own table is read, not every module's: before its init
  * the loader's thread is the only one that replaces it (with the core
