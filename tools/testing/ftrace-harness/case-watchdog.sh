@@ -46,10 +46,22 @@ read_uptime() {
 	up=${up%%.*}
 }
 
-# A pipe no one writes to: read -t on it is a sleep without a fork.
-# Its writer, done at once, is reaped here rather than left a zombie.
-exec {idle}<> <(:)
-wait $! 2>/dev/null
+# A watchdog that cannot run leaves the cases without a limit: say so
+# where the summary looks (a harness FAIL), not only on the console.
+broken() {
+	echo "harness: case watchdog: $*: cases run without a time limit" >&2
+	echo "$*" >> "$out/case-watchdog-error.txt"
+	exit 1
+}
+
+# A FIFO no one writes to, opened for reading and writing: read -t on it
+# is a sleep without a fork.  Not a process substitution: that needs
+# /dev/fd, which the guest's devtmpfs does not have.  The name goes at
+# once; the open descriptor keeps the FIFO.
+dir=$(mktemp -d) || broken "no temporary directory"
+mkfifo "$dir/idle" && exec {idle}<>"$dir/idle" ||
+	{ rm -rf "$dir"; broken "cannot open a FIFO in $dir"; }
+rm -rf "$dir"
 
 # The seconds listed for each case, read once: cost[NAME] from COSTS,
 # own_cost[NAME] from OWN_COSTS (costs are listed by path under test.d; a

@@ -328,6 +328,13 @@ def test_guests():
               (0, '16 passed, 0 failed, 11 skipped'))
         check('guests: second guest\'s KUnit failure unlisted fails',
               summarize_run(d, nonpass)[0], 1)
+        with open(os.path.join(d, 'guest2', 'case-watchdog-error.txt'), 'w') as f:
+            f.write('no temporary directory\n')
+        check('guests: a guest whose case watchdog did not run fails',
+              summarize_run(d, nonpass + [
+                  'kunit: ftrace_glob.suffix_match (guest2)',
+                  'kunit: ftrace_glob.needs_module (guest2)'])[0], 1)
+        os.remove(os.path.join(d, 'guest2', 'case-watchdog-error.txt'))
         os.remove(os.path.join(d, 'guest2', 'job.status'))
         check('guests: a guest that did not finish fails',
               summarize_run(d, nonpass + [
@@ -338,7 +345,7 @@ def test_guests():
 def test_watchdog():
     """case-watchdog.sh: a case listed in OWN_COSTS gets OWN_SCALE times
     that cost; the others SCALE times theirs in COSTS."""
-    def run(own_cost, costs_cost, secs, children=False):
+    def run(own_cost, costs_cost, secs, children=False, nodev=False, env_add=None):
         with tempfile.TemporaryDirectory() as d:
             logs = os.path.join(d, 'logs')
             os.mkdir(logs)
@@ -351,12 +358,17 @@ def test_watchdog():
             # The stand-in for ftracetest: a shell and its child, the case.
             ft = subprocess.Popen(['sh', '-c', 'sleep %d; :' % secs],
                                   stderr=subprocess.DEVNULL)
-            env = dict(os.environ, FH_CASE_FLOOR='0', FH_CASE_POLL='1')
-            wd = subprocess.Popen(
-                [os.path.join(HERE, 'case-watchdog.sh'), str(ft.pid), logs,
-                 d, os.path.join(d, 'costs'), '100',
-                 os.path.join(d, 'own'), '1'],
-                env=env, stdout=subprocess.DEVNULL)
+            env = dict(os.environ, FH_CASE_FLOOR='0', FH_CASE_POLL='1',
+                       **(env_add or {}))
+            cmd = [os.path.join(HERE, 'case-watchdog.sh'), str(ft.pid), logs,
+                   d, os.path.join(d, 'costs'), '100',
+                   os.path.join(d, 'own'), '1']
+            if nodev:
+                # The guest's /dev: a devtmpfs without /dev/fd.
+                cmd = ['unshare', '-rm', 'sh', '-c',
+                       'mount -t tmpfs none /dev && exec "$@"', 'sh'] + cmd
+            wd = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
             if children:
                 # Cases count forks (trigger-multihist.tc): a sleep or a
                 # command substitution of the waiting loop shows up here.
@@ -375,6 +387,8 @@ def test_watchdog():
                 ft.kill()
                 ft.wait()
             wd.wait()
+            if os.path.exists(os.path.join(d, 'case-watchdog-error.txt')):
+                return 'broken'
             try:
                 with open(os.path.join(d, 'case-stopped.txt')) as f:
                     n, _, limit = f.read().strip().split('|')
@@ -387,6 +401,18 @@ def test_watchdog():
     # Only in COSTS: 100 x 1 s, not reached in 5 s.
     check('watchdog: costs and scale', run(0, 1, 5), None)
     check('watchdog: no child while it waits', run(0, 1, 5, True), [])
+    # A watchdog that cannot wait says so in a file the summary reads.
+    check('watchdog: no FIFO, reported',
+          run(2, 1, 3, env_add={'TMPDIR': '/nonexistent'}), 'broken')
+    # The guest has no /dev/fd (a process substitution failed there and
+    # left every case without a limit).
+    if subprocess.run(['unshare', '-rm', 'true'],
+                      stderr=subprocess.DEVNULL).returncode == 0:
+        check('watchdog: runs without /dev/fd',
+              run(2, 1, 20, nodev=True), ('1', '2'))
+    else:
+        print('SKIP watchdog: runs without /dev/fd: unshare -rm is not '
+              'allowed here (no user namespaces)')
 
 
 test_parsers()

@@ -329,6 +329,8 @@ def guest_results(gdir, first, requires):
     share = m.group(1).split() if m else []
     has_tc = not share or any(t.endswith('.tc') for t in share)
     has_last = not re.search(r'^FH_LAST=0', job, re.M)
+    for line in (read(os.path.join(gdir, 'case-watchdog-error.txt')) or '').splitlines():
+        problems.append('case watchdog did not run: %s%s' % (line, tag))
     for fn, what, expected in (('ftracetest.txt', 'ftracetest', has_tc),
                                ('ftracetest-last.txt', 'ftracetest last.d', has_last)):
         text = read(os.path.join(gdir, fn))
