@@ -94,13 +94,14 @@ typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
 			      struct ftrace_ops *op, struct ftrace_regs *fregs);
 
 /*
- * Flags of struct ftrace_ops.  Users set the attribute flags (SAVE_REGS,
- * SAVE_REGS_IF_SUPPORTED, RECURSION, IPMODIFY, PID, RCU, PERMANENT, STUB)
- * before registering and must not change them while registered; the core
- * owns the state flags (ENABLED, DYNAMIC, INITIALIZED, DELETED, ADDING,
- * REMOVING, MODIFYING, ALLOC_TRAMP).  Clients name the flags, never their
- * values, so the values follow that split: attributes in the low bits,
- * core state from bit 16.
+ * Flags of struct ftrace_ops, set by the owner before registering and left
+ * alone while it is registered.  The core adds two: DYNAMIC, for an ops
+ * outside the kernel image (an owner that frees its ops may set it
+ * itself, as livepatch does): unregistering waits until no CPU can still
+ * be in its callback.  ENABLED, while the ops is registered: perf reads it.
+ * Everything else the core tracks about an ops lives in the fields it
+ * keeps (see struct ftrace_ops), not here.  Clients name the flags, never
+ * their values.
  *
  * RECURSION asks the core to protect the callback against recursion;
  * without it the callback protects itself.  RCU asks to be called only
@@ -108,10 +109,9 @@ typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
  * trace_array in ->private (TRACE_ARRAY says ->private is one).
  * PERMANENT ops keep running when kernel.ftrace_enabled is 0, and make
  * writing 0 fail with -EBUSY.  IPMODIFY ops may change regs->ip; only one
- * of them may own a call site.
+ * of them may own a call site.  DIRECT ops call direct functions.
  */
 enum {
-	/* Attributes: set by the owner before registering */
 	FTRACE_OPS_FL_SAVE_REGS			= BIT(0),
 	FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED	= BIT(1),
 	FTRACE_OPS_FL_RECURSION			= BIT(2),
@@ -122,16 +122,8 @@ enum {
 	FTRACE_OPS_FL_PERMANENT			= BIT(7),
 	FTRACE_OPS_FL_STUB			= BIT(8),
 	FTRACE_OPS_FL_DIRECT			= BIT(9),
-
-	/* State: kept by the core */
-	FTRACE_OPS_FL_INITIALIZED		= BIT(16),
-	FTRACE_OPS_FL_DYNAMIC			= BIT(17),
-	FTRACE_OPS_FL_ENABLED			= BIT(18),
-	FTRACE_OPS_FL_ADDING			= BIT(19),
-	FTRACE_OPS_FL_MODIFYING			= BIT(20),
-	FTRACE_OPS_FL_REMOVING			= BIT(21),
-	FTRACE_OPS_FL_DELETED			= BIT(22),
-	FTRACE_OPS_FL_ALLOC_TRAMP		= BIT(23),
+	FTRACE_OPS_FL_DYNAMIC			= BIT(10),
+	FTRACE_OPS_FL_ENABLED			= BIT(11),
 };
 
 /*
@@ -184,14 +176,15 @@ static inline void ftrace_free_init_mem(void) { ftrace_boot_snapshot(); }
  *
  * Set by the owner before registering:
  * @func: the callback
- * @flags: FTRACE_OPS_FL_* (the core adds its state flags)
+ * @flags: FTRACE_OPS_FL_* (the core adds DYNAMIC and ENABLED)
  * @private: the owner's data (a trace_array with FTRACE_OPS_FL_TRACE_ARRAY)
  * @ops_func: answers enum ftrace_ops_cmd requests (direct ops only)
  *
  * Kept by the core:
  * @next: next registered ops (RCU list, ends with &ftrace_list_end)
  * @saved_func: the owner's callback while the core calls a wrapper
- * @func_hash: the hashes in use (&local_hash, or shared with global_ops)
+ * @func_hash: the hashes in use (&local_hash, or shared with global_ops);
+ *	NULL until ftrace_ops_init() sets the ops up on first use
  * @local_hash: the ops' own filter and notrace hashes
  * @trampoline: the ops' own trampoline while it is registered, or 0
  * @trampoline_size: its size (0 for one in the kernel image)

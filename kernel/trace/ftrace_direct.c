@@ -59,8 +59,8 @@ static void call_direct_funcs(unsigned long ip, unsigned long parent_ip,
 /* PERMANENT: a direct function must not stop with kernel.ftrace_enabled. */
 static struct ftrace_ops direct_ops = {
 	.func		= call_direct_funcs,
-	.flags		= FTRACE_OPS_FL_INITIALIZED | FTRACE_OPS_FL_DIRECT |
-			  FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_PERMANENT,
+	.flags		= FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS |
+			  FTRACE_OPS_FL_PERMANENT,
 	.local_hash.regex_lock = __MUTEX_INITIALIZER(direct_ops.local_hash.regex_lock),
 	.func_hash	= &direct_ops.local_hash,
 };
@@ -398,7 +398,7 @@ int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 
 	if (ops->func || ops->trampoline || !addr)
 		return -EINVAL;
-	if (!(ops->flags & FTRACE_OPS_FL_INITIALIZED) || (ops->flags & FTRACE_OPS_FL_ENABLED))
+	if (!ops->func_hash || (ops->flags & FTRACE_OPS_FL_ENABLED))
 		return -EINVAL;
 
 	mutex_lock(&direct_mutex);

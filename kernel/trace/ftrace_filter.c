@@ -441,7 +441,7 @@ EXPORT_SYMBOL_GPL(ftrace_free_filter);
 void ftrace_ops_set_global_filter(struct ftrace_ops *ops)
 {
 	/* An ops already in use keeps the hashes it has. */
-	if (!(ops->flags & FTRACE_OPS_FL_INITIALIZED)) {
+	if (!ops->func_hash) {
 		ftrace_ops_init(ops);
 		ops->func_hash = &global_ops.local_hash;
 	}

@@ -35,7 +35,7 @@ struct ftrace_ops global_ops = {
 	.func		= ftrace_stub,
 	.local_hash.regex_lock = __MUTEX_INITIALIZER(global_ops.local_hash.regex_lock),
 	.func_hash	= &global_ops.local_hash,
-	.flags		= FTRACE_OPS_FL_INITIALIZED | FTRACE_OPS_FL_PID,
+	.flags		= FTRACE_OPS_FL_PID,
 };
 
 struct ftrace_ops __rcu *ftrace_ops_list __read_mostly = &ftrace_list_end;
@@ -51,14 +51,16 @@ int ftrace_dead __read_mostly;
 /**
  * ftrace_ops_init - set up an ops' hashes on first use
  * @ops: the ops
+ *
+ * An ops whose func_hash is set is set up: the static ones of the core
+ * come with it, and any other gets it here, before a filter can be set.
  */
 void ftrace_ops_init(struct ftrace_ops *ops)
 {
-	if (ops->flags & FTRACE_OPS_FL_INITIALIZED)
+	if (ops->func_hash)
 		return;
 	mutex_init(&ops->local_hash.regex_lock);
 	ops->func_hash = &ops->local_hash;
-	ops->flags |= FTRACE_OPS_FL_INITIALIZED;
 }
 
 /**
@@ -261,7 +263,6 @@ static int ops_unlink(struct ftrace_ops *ops)
 	if (rcu_access_pointer(*p) != ops)
 		return -EINVAL;
 
-	ops->flags |= FTRACE_OPS_FL_REMOVING;
 	rcu_assign_pointer(*p, rcu_dereference_protected(ops->next, 1));
 	ops->flags &= ~FTRACE_OPS_FL_ENABLED;
 	if (!ftrace_dead) {
@@ -292,7 +293,6 @@ static int ops_unlink(struct ftrace_ops *ops)
 	} else {
 		unlinked_unsynced = true;
 	}
-	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
 	return 0;
 }
 
@@ -315,8 +315,6 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 		return -ENODEV;
 	if (ops->flags & FTRACE_OPS_FL_ENABLED)
 		return -EBUSY;
-	if (ops->flags & FTRACE_OPS_FL_DELETED)
-		return -EINVAL;
 
 	ftrace_ops_init(ops);
 	if (!is_kernel_core_data((unsigned long)ops))
@@ -346,13 +344,12 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 
 	/* Clients read it back to recognise their ops (unregister_fprobe()). */
 	ops->saved_func = ops->func;
-	ops->flags |= FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_ADDING;
+	ops->flags |= FTRACE_OPS_FL_ENABLED;
 	ftrace_tramp_get(ops);
 	rcu_assign_pointer(ops->next, ftrace_ops_list);
 	rcu_assign_pointer(ftrace_ops_list, ops);
 	touch_ops_sites(ops);
 	ret = ftrace_apply_touched();
-	ops->flags &= ~FTRACE_OPS_FL_ADDING;
 	/*
 	 * Patching failed and ftrace is dead now: the caller sees an error
 	 * and will not unregister, so the ops must not stay on the list
@@ -524,10 +521,8 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 		rcu_assign_pointer(h->notrace_hash, hash_kept(notr));
 
 	if (live) {
-		ops->flags |= FTRACE_OPS_FL_MODIFYING;
 		if (!ftrace_dead)
 			ret = ftrace_apply_touched();
-		ops->flags &= ~FTRACE_OPS_FL_MODIFYING;
 		synchronize_rcu_tasks_rude();
 		unlinked_unsynced = false;
 	} else {

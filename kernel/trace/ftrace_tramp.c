@@ -140,8 +140,6 @@ void ftrace_tramp_get(struct ftrace_ops *ops)
 	t->reaping = false;
 	memset(&t->desc, 0, sizeof(t->desc));
 	t->desc.flags = ops->flags & FTRACE_OPS_FL_SAVE_REGS;
-	if (size)
-		t->desc.flags |= FTRACE_OPS_FL_ALLOC_TRAMP;
 	t->desc.func = func;
 	t->desc.trampoline = addr;
 	t->desc.trampoline_size = size;
@@ -154,8 +152,6 @@ void ftrace_tramp_get(struct ftrace_ops *ops)
 	ops->trampoline = addr;
 	ops->trampoline_size = size;
 	ops->tramp_slot = t->slot;
-	if (size)
-		ops->flags |= FTRACE_OPS_FL_ALLOC_TRAMP;
 }
 
 /*
@@ -201,7 +197,6 @@ void ftrace_tramp_put(struct ftrace_ops *ops, bool waits)
 	ops->tramp_slot = 0;
 	ops->trampoline = 0;
 	ops->trampoline_size = 0;
-	ops->flags &= ~FTRACE_OPS_FL_ALLOC_TRAMP;
 	tramp_release(tramps[slot], waits);
 }
 
