@@ -84,3 +84,21 @@ fh_log_clean() {
 	dmesg | sed -n "/$FH_LOG_MARK/,\$p" > "$TMPDIR/fh-log.txt"
 	"$FH_LOGSCAN" "$TMPDIR/fh-log.txt" || fail "the kernel complained $1"
 }
+
+# fh_stop_prog PID: stop a background bpftrace with SIGINT (it prints its
+# maps as it exits) and reap it.  A background job of a non-interactive
+# shell starts with SIGINT ignored until the program sets a handler, and
+# a case sees the probes attached (enabled_functions) before bpftrace may
+# have: one SIGINT was lost that way and the case waited forever.  So the
+# signal goes again every second while the program runs, for 60 s at most.
+fh_stop_prog() {
+	_i=0
+	while [ $_i -lt 300 ] && [ -e "/proc/$1" ] &&
+	      ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null; do
+		[ $((_i % 5)) -ne 0 ] || kill -INT "$1" 2>/dev/null
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+	[ $_i -lt 300 ] || { kill -KILL "$1" 2>/dev/null; fail "bpftrace $1 ignored SIGINT for 60 s"; }
+	wait "$1" || true
+}
