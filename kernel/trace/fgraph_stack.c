@@ -32,54 +32,18 @@ static void __noreturn fgraph_lost_return(void)
 	panic("ftrace: a hooked return found an empty return stack\n");
 }
 
-/**
- * fgraph_hook_slot - hook the return whose address is in @slot
- * @ip: the traced function's call site
- * @slot: where the function's return address is (a stack slot, or the
- *	saved link register of the trampoline's frame)
- * @retp: what the unwinder will pass ftrace_graph_ret_addr() as its
- *	@retp for this return (x86: @slot; arm64: the caller's frame
- *	pointer)
- *
- * What every arch entry hook does once it has found the slot: under the
- * tracers' recursion protection, push the call on the task's return
- * stack and, if the graph user takes it, point @slot at
- * return_to_handler.
+/*
+ * The push itself (see function_graph_enter()), inlined into
+ * fgraph_hook_slot(): every hooked call comes that way, and a call of its
+ * own cost it a call and six register saves and restores.
  */
-void fgraph_hook_slot(unsigned long ip, unsigned long *slot, unsigned long *retp)
-{
-	unsigned long ret = *slot;
-	int bit = ftrace_test_recursion_trylock(ip, ret);
-
-	if (bit < 0)
-		return;
-	if (!function_graph_enter(ret, ip, 0, retp))
-		*slot = (unsigned long)return_to_handler;
-	ftrace_test_recursion_unlock(bit);
-}
-
-/**
- * function_graph_enter - hook a traced function's return
- * @ret: the function's real return address
- * @func: the function (its call site)
- * @frame_pointer: unused on x86_64
- * @retp: the key ftrace_graph_ret_addr() finds this entry by (see
- *	fgraph_hook_slot())
- *
- * Called with recursion protection held (fgraph_hook_slot()).
- *
- * Return: 0 if the caller must swap @ret for return_to_handler, -EBUSY if
- * the call is not hooked (graph stopped, task paused, no stack, stack
- * full, no user or the user declined it).
- */
-int function_graph_enter(unsigned long ret, unsigned long func,
-			 unsigned long frame_pointer, unsigned long *retp)
+static __always_inline int graph_enter(unsigned long ret, unsigned long func,
+				       unsigned long *retp)
 {
 	struct task_struct *t = current;
 	struct ftrace_ret_stack *stack = READ_ONCE(t->ret_stack);
 	struct fgraph_ops *gops = READ_ONCE(fgraph_user);
 	struct ftrace_ret_stack *slot;
-	struct ftrace_graph_ent ent;
 	int idx;
 
 	if (unlikely(ftrace_graph_is_dead() ||
@@ -106,14 +70,67 @@ int function_graph_enter(unsigned long ret, unsigned long func,
 	slot->retp = retp;
 	slot->gops = gops;
 
-	ent.func = func;
-	ent.depth = idx;
-	if (gops->entryfunc(&ent))
-		return 0;
+	/*
+	 * Built in one initialiser: a declaration without one is zeroed
+	 * first (CONFIG_INIT_STACK_ALL_ZERO), on every hooked call.
+	 */
+	{
+		struct ftrace_graph_ent ent = { .func = func, .depth = idx };
+
+		if (gops->entryfunc(&ent))
+			return 0;
+	}
 
 	barrier();
 	t->curr_ret_stack = idx;
 	return -EBUSY;
+}
+
+/**
+ * fgraph_hook_slot - hook the return whose address is in @slot
+ * @ip: the traced function's call site
+ * @slot: where the function's return address is (a stack slot, or the
+ *	saved link register of the trampoline's frame)
+ * @retp: what the unwinder will pass ftrace_graph_ret_addr() as its
+ *	@retp for this return (x86: @slot; arm64: the caller's frame
+ *	pointer)
+ *
+ * What every arch entry hook does once it has found the slot: under the
+ * tracers' recursion protection, push the call on the task's return
+ * stack and, if the graph user takes it, point @slot at
+ * return_to_handler.
+ */
+void fgraph_hook_slot(unsigned long ip, unsigned long *slot, unsigned long *retp)
+{
+	unsigned long ret = *slot;
+	int bit = ftrace_test_recursion_trylock(ip, ret);
+
+	if (bit < 0)
+		return;
+	if (!graph_enter(ret, ip, retp))
+		*slot = (unsigned long)return_to_handler;
+	ftrace_test_recursion_unlock(bit);
+}
+
+/**
+ * function_graph_enter - hook a traced function's return
+ * @ret: the function's real return address
+ * @func: the function (its call site)
+ * @frame_pointer: unused on x86_64
+ * @retp: the key ftrace_graph_ret_addr() finds this entry by (see
+ *	fgraph_hook_slot())
+ *
+ * For callers other than the arch entry hooks (which use
+ * fgraph_hook_slot()): the caller holds the tracers' recursion protection.
+ *
+ * Return: 0 if the caller must swap @ret for return_to_handler, -EBUSY if
+ * the call is not hooked (graph stopped, task paused, no stack, stack
+ * full, no user or the user declined it).
+ */
+int function_graph_enter(unsigned long ret, unsigned long func,
+			 unsigned long frame_pointer, unsigned long *retp)
+{
+	return graph_enter(ret, func, retp);
 }
 
 /**
@@ -131,7 +148,6 @@ unsigned long ftrace_return_to_handler(unsigned long retval)
 {
 	struct task_struct *t = current;
 	struct ftrace_ret_stack *slot;
-	struct ftrace_graph_ret trace;
 	unsigned long ret;
 	int idx;
 
@@ -161,12 +177,16 @@ unsigned long ftrace_return_to_handler(unsigned long retval)
 	 * user never saw the entry.
 	 */
 	if (slot->gops == READ_ONCE(fgraph_user)) {
-		trace.func = slot->func;
-		trace.depth = idx;
-		trace.calltime = slot->calltime;
-		trace.overrun = atomic_read(&t->trace_overrun);
-		trace.retval = retval;
-		trace.rettime = trace_clock_local();
+		/* One initialiser, as in function_graph_enter(). */
+		struct ftrace_graph_ret trace = {
+			.func		= slot->func,
+			.depth		= idx,
+			.overrun	= atomic_read(&t->trace_overrun),
+			.calltime	= slot->calltime,
+			.rettime	= trace_clock_local(),
+			.retval		= retval,
+		};
+
 		slot->gops->retfunc(&trace);
 	}
 	preempt_enable_no_resched_notrace();
