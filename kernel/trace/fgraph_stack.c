@@ -177,7 +177,7 @@ unsigned long ftrace_return_to_handler(unsigned long retval)
 	 * user never saw the entry.
 	 */
 	if (slot->gops == READ_ONCE(fgraph_user)) {
-		/* One initialiser, as in function_graph_enter(). */
+		/* One initialiser, as in graph_enter(). */
 		struct ftrace_graph_ret trace = {
 			.func		= slot->func,
 			.depth		= idx,
