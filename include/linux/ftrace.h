@@ -100,30 +100,25 @@ typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
  * itself, as livepatch does): unregistering waits until no CPU can still
  * be in its callback.  ENABLED, while the ops is registered: perf reads it.
  * Everything else the core tracks about an ops lives in the fields it
- * keeps (see struct ftrace_ops), not here.  Clients name the flags, never
- * their values.
+ * keeps (see struct ftrace_ops), not here; what the core's own tracers
+ * ask of their ops beyond these (a pid filter, being a placeholder, being
+ * the direct calls' ops) is ops->role.  Clients name the flags, never
+ * their values: these are the ones clients outside kernel/trace name.
  *
  * RECURSION asks the core to protect the callback against recursion;
- * without it the callback protects itself.  RCU asks to be called only
- * where RCU is watching.  PID makes the ops obey set_ftrace_pid of the
- * trace_array in ->private (TRACE_ARRAY says ->private is one).
- * PERMANENT ops keep running when kernel.ftrace_enabled is 0, and make
- * writing 0 fail with -EBUSY.  IPMODIFY ops may change regs->ip; only one
- * of them may own a call site.  DIRECT ops call direct functions.
+ * without it the callback protects itself.  IPMODIFY ops may change
+ * regs->ip; only one of them may own a call site.  PERMANENT ops keep
+ * running when kernel.ftrace_enabled is 0, and make writing 0 fail with
+ * -EBUSY.
  */
 enum {
 	FTRACE_OPS_FL_SAVE_REGS			= BIT(0),
 	FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED	= BIT(1),
 	FTRACE_OPS_FL_RECURSION			= BIT(2),
-	FTRACE_OPS_FL_RCU			= BIT(3),
-	FTRACE_OPS_FL_IPMODIFY			= BIT(4),
-	FTRACE_OPS_FL_PID			= BIT(5),
-	FTRACE_OPS_FL_TRACE_ARRAY		= BIT(6),
-	FTRACE_OPS_FL_PERMANENT			= BIT(7),
-	FTRACE_OPS_FL_STUB			= BIT(8),
-	FTRACE_OPS_FL_DIRECT			= BIT(9),
-	FTRACE_OPS_FL_DYNAMIC			= BIT(10),
-	FTRACE_OPS_FL_ENABLED			= BIT(11),
+	FTRACE_OPS_FL_IPMODIFY			= BIT(3),
+	FTRACE_OPS_FL_PERMANENT			= BIT(4),
+	FTRACE_OPS_FL_DYNAMIC			= BIT(5),
+	FTRACE_OPS_FL_ENABLED			= BIT(6),
 };
 
 /*
@@ -177,7 +172,10 @@ static inline void ftrace_free_init_mem(void) { ftrace_boot_snapshot(); }
  * Set by the owner before registering:
  * @func: the callback
  * @flags: FTRACE_OPS_FL_* (the core adds DYNAMIC and ENABLED)
- * @private: the owner's data (a trace_array with FTRACE_OPS_FL_TRACE_ARRAY)
+ * @role: what the core makes of the ops besides its flags (enum
+ *	ftrace_ops_role, kernel/trace/ftrace_internal.h); set only by the
+ *	core's own tracers, 0 (a plain callback) for every other client
+ * @private: the owner's data (a trace_array for a pid-filtered ops)
  * @ops_func: answers enum ftrace_ops_cmd requests (direct ops only)
  *
  * Kept by the core:
@@ -196,6 +194,7 @@ static inline void ftrace_free_init_mem(void) { ftrace_boot_snapshot(); }
 struct ftrace_ops {
 	ftrace_func_t			func;
 	unsigned long			flags;
+	unsigned char			role;
 	void				*private;
 	struct ftrace_ops __rcu		*next;
 	ftrace_func_t			saved_func;
@@ -629,10 +628,9 @@ static inline void unpause_graph_tracing(void)
 }
 
 #ifndef ftrace_graph_func
+/* The arch hooks returns in its own graph caller, not in an ops callback. */
 #define ftrace_graph_func	ftrace_stub
-#define FTRACE_OPS_GRAPH_STUB	FTRACE_OPS_FL_STUB
-#else
-#define FTRACE_OPS_GRAPH_STUB	0
+#define FTRACE_GRAPH_HOOKS_IN_CALLER
 #endif
 #else
 /* No graph tracer: no return stacks, and every return address is real. */

@@ -24,7 +24,7 @@ struct ftrace_hash __rcu *ftrace_graph_notrace_hash;
 
 static struct ftrace_ops fgraph_filter_ops = {
 	.func		= ftrace_stub,
-	.flags		= FTRACE_OPS_FL_STUB,
+	.role		= FTRACE_ROLE_SITES,
 	.func_hash	= &fgraph_filter_ops.local_hash,
 	.local_hash.regex_lock = __MUTEX_INITIALIZER(fgraph_filter_ops.local_hash.regex_lock),
 };

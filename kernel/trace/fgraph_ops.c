@@ -37,7 +37,7 @@ static bool fgraph_sleep_time = true;
 
 static struct ftrace_ops graph_ops = {
 	.func		= ftrace_graph_func,
-	.flags		= FTRACE_OPS_GRAPH_STUB,
+	.role		= FGRAPH_OPS_ROLE,
 	.func_hash	= &global_ops.local_hash,
 	.local_hash.regex_lock = __MUTEX_INITIALIZER(graph_ops.local_hash.regex_lock),
 };

@@ -59,8 +59,8 @@ static void call_direct_funcs(unsigned long ip, unsigned long parent_ip,
 /* PERMANENT: a direct function must not stop with kernel.ftrace_enabled. */
 static struct ftrace_ops direct_ops = {
 	.func		= call_direct_funcs,
-	.flags		= FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS |
-			  FTRACE_OPS_FL_PERMANENT,
+	.flags		= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_PERMANENT,
+	.role		= FTRACE_ROLE_DIRECT,
 	.local_hash.regex_lock = __MUTEX_INITIALIZER(direct_ops.local_hash.regex_lock),
 	.func_hash	= &direct_ops.local_hash,
 };
@@ -303,9 +303,6 @@ EXPORT_SYMBOL_GPL(modify_ftrace_direct);
 
 /* ---- The multi-site API: the caller's ops, its filter's sites ---- */
 
-/* What register_ftrace_direct_multi() adds to the caller's ops. */
-#define DIRECT_MULTI_FLAGS	(FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS)
-
 static struct ftrace_hash *direct_hash(void)
 {
 	return rcu_dereference_protected(direct_functions, lockdep_is_held(&ftrace_lock));
@@ -421,14 +418,16 @@ int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 		goto out;
 	/* The function is known before any site can call for it. */
 	old = swap_funcs(funcs);
-	added = DIRECT_MULTI_FLAGS & ~ops->flags;
+	added = FTRACE_OPS_FL_SAVE_REGS & ~ops->flags;
 	ops->flags |= added;
+	ops->role = FTRACE_ROLE_DIRECT;
 	ops->func = call_direct_funcs;
 	ret = ftrace_startup(ops, 0);
 	if (ret) {
 		/* No site calls @addr: ftrace_startup() undid its patching. */
 		ops->func = NULL;
 		ops->flags &= ~added;
+		ops->role = FTRACE_ROLE_CALLBACK;
 		funcs = swap_funcs(old);
 		old = funcs;
 	}
@@ -457,7 +456,7 @@ int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 	struct ftrace_hash *sites, *funcs;
 	int ret;
 
-	if (ops == &direct_ops || !(ops->flags & FTRACE_OPS_FL_DIRECT))
+	if (ops == &direct_ops || ops->role != FTRACE_ROLE_DIRECT)
 		return -EINVAL;
 	mutex_lock(&direct_mutex);
 	mutex_lock(&ftrace_lock);
@@ -506,7 +505,7 @@ int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr
 	int ret = 0;
 
 	lockdep_assert_held(&direct_mutex);
-	if (!addr || ops == &direct_ops || !(ops->flags & FTRACE_OPS_FL_DIRECT))
+	if (!addr || ops == &direct_ops || ops->role != FTRACE_ROLE_DIRECT)
 		return -EINVAL;
 	mutex_lock(&ftrace_lock);
 	if (!(ops->flags & FTRACE_OPS_FL_ENABLED)) {
@@ -613,14 +612,17 @@ static bool shares_site(struct ftrace_ops *op, struct ftrace_hash *filter,
 int ftrace_direct_check_share(struct ftrace_ops *list, struct ftrace_ops *ops,
 			      struct ftrace_hash *filter, struct ftrace_hash *notr)
 {
-	bool direct = ops->flags & FTRACE_OPS_FL_DIRECT;
+	bool direct = ops->role == FTRACE_ROLE_DIRECT;
 	struct ftrace_ops *op;
 
-	if (!(ops->flags & (FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_IPMODIFY)))
+	if (!direct && !(ops->flags & FTRACE_OPS_FL_IPMODIFY))
 		return 0;
 	for_each_ftrace_op(op, list) {
-		if (op == ops || !(op->flags & (direct ? FTRACE_OPS_FL_IPMODIFY :
-							 FTRACE_OPS_FL_DIRECT)))
+		if (op == ops)
+			continue;
+		/* A direct ops meets IPMODIFY ones, an IPMODIFY ops direct ones. */
+		if (direct ? !(op->flags & FTRACE_OPS_FL_IPMODIFY) :
+			     op->role != FTRACE_ROLE_DIRECT)
 			continue;
 		if (!shares_site(op, filter, notr))
 			continue;
@@ -649,7 +651,7 @@ static struct ftrace_ops *next_peer(struct ftrace_ops *ops, struct ftrace_ops *a
 			passed = op == after;
 			continue;
 		}
-		if (op != ops && (op->flags & FTRACE_OPS_FL_DIRECT) &&
+		if (op != ops && op->role == FTRACE_ROLE_DIRECT &&
 		    shares_site(op, filter, notr))
 			goto out;
 	}

@@ -26,6 +26,34 @@ extern struct ftrace_ops global_ops;
 
 #define ftrace_assert_locked()	lockdep_assert_held(&ftrace_lock)
 
+/*
+ * ops->role: what the core makes of an ops besides its flags.  Every
+ * client outside kernel/trace leaves it FTRACE_ROLE_CALLBACK; the others
+ * belong to the core's own tracers.
+ *
+ * PID: a callback run only where set_ftrace_pid and set_ftrace_notrace_pid
+ *	of the trace_array in ->private let the current task through (an ops
+ *	without one yet runs everywhere).
+ * SITES: never called; the ops only stands for its sites (the end of the
+ *	ops list, the graph filter files' ops, the graph tracer where the
+ *	arch hooks returns from its own caller).
+ * DIRECT: the direct calls' ops (ftrace_direct.c); its sites call their
+ *	direct function, not the ops' callback.
+ */
+enum ftrace_ops_role {
+	FTRACE_ROLE_CALLBACK,
+	FTRACE_ROLE_PID,
+	FTRACE_ROLE_SITES,
+	FTRACE_ROLE_DIRECT,
+};
+
+/* The graph tracer's ops: a callback only where the arch hooks with one. */
+#ifdef FTRACE_GRAPH_HOOKS_IN_CALLER
+#define FGRAPH_OPS_ROLE		FTRACE_ROLE_SITES
+#else
+#define FGRAPH_OPS_ROLE		FTRACE_ROLE_CALLBACK
+#endif
+
 #ifdef CONFIG_DYNAMIC_FTRACE
 
 /* ---- Call-site records (ftrace_rec.c) ---- */

@@ -559,7 +559,7 @@ static int state_init(struct kunit *test)
 	RCU_INIT_POINTER(b->func_hash->notrace_hash, f->hashes[1]);
 	RCU_INIT_POINTER(c->func_hash->filter_hash, f->hashes[2]);
 	c->flags |= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
-	stub->flags |= FTRACE_OPS_FL_STUB;
+	stub->role = FTRACE_ROLE_SITES;
 	RCU_INIT_POINTER(a->next, b);
 	RCU_INIT_POINTER(b->next, c);
 	RCU_INIT_POINTER(c->next, stub);
@@ -740,7 +740,8 @@ static void state_direct(struct kunit *test)
 	struct ftrace_ops *one[] = { a }, *two[] = { a, b };
 	u32 flags;
 
-	a->flags |= FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS;
+	a->flags |= FTRACE_OPS_FL_SAVE_REGS;
+	a->role = FTRACE_ROLE_DIRECT;
 	a->tramp_slot = 0;
 
 	flags = ftrace_rec_recount(0, IP1, state_list(one, 1));
@@ -805,7 +806,8 @@ static struct ftrace_ops *share_direct(struct kunit *test, unsigned long ip)
 	ftrace_hash_free(rcu_dereference_protected(a->func_hash->filter_hash, 1));
 	RCU_INIT_POINTER(a->func_hash->filter_hash, h);
 	f->hashes[0] = h;	/* freed by state_exit() */
-	a->flags |= FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS;
+	a->flags |= FTRACE_OPS_FL_SAVE_REGS;
+	a->role = FTRACE_ROLE_DIRECT;
 	a->ops_func = NULL;
 	share_calls = 0;
 	share_answer = 0;

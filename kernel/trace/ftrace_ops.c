@@ -26,7 +26,8 @@ DEFINE_MUTEX(ftrace_lock);
 
 struct ftrace_ops ftrace_list_end __read_mostly = {
 	.func		= ftrace_stub,
-	.flags		= FTRACE_OPS_FL_STUB | FTRACE_OPS_FL_RECURSION,
+	.flags		= FTRACE_OPS_FL_RECURSION,
+	.role		= FTRACE_ROLE_SITES,
 	.local_hash.regex_lock = __MUTEX_INITIALIZER(ftrace_list_end.local_hash.regex_lock),
 };
 
@@ -35,7 +36,7 @@ struct ftrace_ops global_ops = {
 	.func		= ftrace_stub,
 	.local_hash.regex_lock = __MUTEX_INITIALIZER(global_ops.local_hash.regex_lock),
 	.func_hash	= &global_ops.local_hash,
-	.flags		= FTRACE_OPS_FL_PID,
+	.role		= FTRACE_ROLE_PID,
 };
 
 struct ftrace_ops __rcu *ftrace_ops_list __read_mostly = &ftrace_list_end;
@@ -116,17 +117,12 @@ static __always_inline bool pid_ok(struct ftrace_ops *op)
 {
 	struct trace_array *tr = op->private;
 
-	if (!(op->flags & FTRACE_OPS_FL_PID) || !tr)
+	if (op->role != FTRACE_ROLE_PID || !tr)
 		return true;
 	return this_cpu_read(tr->array_buffer.data->ftrace_ignore_pid) !=
 		FTRACE_PID_IGNORE;
 }
 
-/* Whether @op may be called now: RCU watching if it needs it, pid filter. */
-static __always_inline bool op_may_run(struct ftrace_ops *op)
-{
-	return (!(op->flags & FTRACE_OPS_FL_RCU) || rcu_is_watching()) && pid_ok(op);
-}
 
 /**
  * arch_ftrace_ops_list_func - call every ops that wants this site
@@ -149,7 +145,7 @@ void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 		return;
 
 	for_each_ftrace_op(op, ftrace_ops_list) {
-		if (!(op->flags & FTRACE_OPS_FL_STUB) && op_may_run(op) &&
+		if (op->role != FTRACE_ROLE_SITES && pid_ok(op) &&
 		    ftrace_ops_wants(op, ip))
 			op->func(ip, parent_ip, op, fregs);
 	}
@@ -158,8 +154,8 @@ void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 }
 
 /*
- * An ops called alone that needs help: recursion protection, RCU
- * watching or pid filtering.  An ops that can be freed needs none: a task
+ * An ops called alone that needs help: recursion protection or pid
+ * filtering.  An ops that can be freed needs none: a task
  * preempted in its callback is waited for by synchronize_rcu_tasks()
  * when it unregisters, and wrapping it would show one preemption level
  * too many in every trace line its callback writes.
@@ -172,7 +168,7 @@ static void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
-	if (op_may_run(op))
+	if (pid_ok(op))
 		op->func(ip, parent_ip, op, fregs);
 	ftrace_test_recursion_unlock(bit);
 }
@@ -182,7 +178,7 @@ static bool ops_pid_filtered(struct ftrace_ops *ops)
 {
 	struct trace_array *tr = ops->private;
 
-	if (!(ops->flags & FTRACE_OPS_FL_PID) || !tr)
+	if (ops->role != FTRACE_ROLE_PID || !tr)
 		return false;
 	return rcu_access_pointer(tr->function_pids) ||
 		rcu_access_pointer(tr->function_no_pids);
@@ -196,8 +192,7 @@ static bool ops_pid_filtered(struct ftrace_ops *ops)
  */
 ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops)
 {
-	if (ops->flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU) ||
-	    ops_pid_filtered(ops))
+	if (ops->flags & FTRACE_OPS_FL_RECURSION || ops_pid_filtered(ops))
 		return ftrace_ops_assist_func;
 	return ops->func;
 }

@@ -77,22 +77,30 @@ static unsigned int tramps_hi;
 static void reap_work_fn(struct work_struct *work);
 static DECLARE_WORK(reap_work, reap_work_fn);
 
-/*
- * Every slot allocated so far; under ftrace_lock, or lockless: the
- * acquire pairs with tramp_free_slot()'s release, so the entry is there.
- */
-#define for_each_tramp(t, i)						\
-	for (i = 1; i <= smp_load_acquire(&tramps_hi) && (t = tramps[i]); i++)
+/* The entry after slot *@i among those allocated so far, or NULL. */
+static inline struct ftrace_tramp *tramp_next(unsigned int *i)
+{
+	/*
+	 * Pairs with the release in tramp_free_slot(): a lockless walk that
+	 * sees a bound sees every entry below it.
+	 */
+	if (++*i > smp_load_acquire(&tramps_hi))
+		return NULL;
+	return tramps[*i];
+}
+
+/* Every slot allocated so far; under ftrace_lock, or lockless. */
+#define for_each_tramp(t)						\
+	for (unsigned int __slot = 0; (t = tramp_next(&__slot)); )
 
 /* The first free slot, allocating it if need be; NULL if none. */
 static struct ftrace_tramp *tramp_free_slot(void)
 {
 	struct ftrace_tramp *t;
-	unsigned int i;
 
 	BUILD_BUG_ON(FIELD_MAX(FTRACE_REC_TRAMP) != FTRACE_TRAMP_SLOTS);
 	BUILD_BUG_ON(FIELD_MAX(FTRACE_REC_TRAMP_EN) != FTRACE_TRAMP_SLOTS);
-	for_each_tramp(t, i)
+	for_each_tramp(t)
 		if (!t->mem)
 			return t;
 	if (tramps_hi == FTRACE_TRAMP_SLOTS)
@@ -124,7 +132,7 @@ void ftrace_tramp_get(struct ftrace_ops *ops)
 
 	ftrace_assert_locked();
 	/* The direct-call ops' sites call their own functions. */
-	if (ops->tramp_slot || (ops->flags & (FTRACE_OPS_FL_STUB | FTRACE_OPS_FL_DIRECT)))
+	if (ops->tramp_slot || ops->role == FTRACE_ROLE_SITES || ops->role == FTRACE_ROLE_DIRECT)
 		return;
 	t = tramp_free_slot();
 	if (!t)
@@ -214,10 +222,9 @@ void ftrace_tramp_put(struct ftrace_ops *ops, bool waits)
 void ftrace_tramps_reap(void)
 {
 	struct ftrace_tramp *t;
-	unsigned int i;
 
 	ftrace_assert_locked();
-	for_each_tramp(t, i)
+	for_each_tramp(t)
 		if (t->mem && !t->addr)
 			tramp_free(t);
 }
@@ -226,11 +233,10 @@ static void reap_work_fn(struct work_struct *work)
 {
 	struct ftrace_tramp *t;
 	bool again = false;
-	unsigned int i;
 
 	/* Only slots released before the grace periods begin are freed. */
 	mutex_lock(&ftrace_lock);
-	for_each_tramp(t, i)
+	for_each_tramp(t)
 		if (t->mem && !t->addr)
 			t->reaping = true;
 	mutex_unlock(&ftrace_lock);
@@ -239,7 +245,7 @@ static void reap_work_fn(struct work_struct *work)
 	synchronize_rcu_tasks();
 
 	mutex_lock(&ftrace_lock);
-	for_each_tramp(t, i) {
+	for_each_tramp(t) {
 		if (!t->reaping) {
 			again |= t->mem && !t->addr;
 			continue;
@@ -280,11 +286,10 @@ int ftrace_tramps_refresh(void)
 {
 	struct ftrace_tramp *t;
 	ftrace_func_t func;
-	unsigned int i;
 	int ret;
 
 	ftrace_assert_locked();
-	for_each_tramp(t, i) {
+	for_each_tramp(t) {
 		if (!t->ops)
 			continue;
 		func = ftrace_ops_get_func(t->ops);
@@ -317,10 +322,9 @@ int ftrace_tramps_refresh(void)
 void ftrace_tramps_stop(void)
 {
 	struct ftrace_tramp *t;
-	unsigned int i;
 
 	ftrace_assert_locked();
-	for_each_tramp(t, i) {
+	for_each_tramp(t) {
 		if (!t->mem || t->func == ftrace_stub)
 			continue;
 		tramp_set(t, ftrace_stub);
@@ -392,9 +396,8 @@ void ftrace_tramp_sites(unsigned int slot, int delta)
 static struct ftrace_tramp *tramp_find(unsigned long addr)
 {
 	struct ftrace_tramp *t;
-	unsigned int i;
 
-	for_each_tramp(t, i) {
+	for_each_tramp(t) {
 		/* Pairs with ftrace_tramp_get(): the slot is filled in. */
 		unsigned long start = smp_load_acquire(&t->addr);
 
@@ -480,9 +483,8 @@ int ftrace_tramp_kallsym(unsigned int symnum, unsigned long *value,
 			 char *type, char *name, char *module_name)
 {
 	struct ftrace_tramp *t;
-	unsigned int i;
 
-	for_each_tramp(t, i) {
+	for_each_tramp(t) {
 		/* Pairs with ftrace_tramp_get(): the slot is filled in. */
 		unsigned long start = smp_load_acquire(&t->addr);
 

@@ -96,7 +96,7 @@ u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 	if (flags & FTRACE_REC_FREED)
 		return flags;
 	for_each_ftrace_op(op, list) {
-		if (op->flags & FTRACE_OPS_FL_STUB || !ops_wants(op, ip))
+		if (op->role == FTRACE_ROLE_SITES || !ops_wants(op, ip))
 			continue;
 		count++;
 		only = op;
@@ -104,7 +104,7 @@ u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 			flags |= FTRACE_REC_REGS;
 		if (op->flags & FTRACE_OPS_FL_IPMODIFY)
 			flags |= FTRACE_REC_IPMODIFY;
-		if (op->flags & FTRACE_OPS_FL_DIRECT)
+		if (op->role == FTRACE_ROLE_DIRECT)
 			flags |= FTRACE_REC_DIRECT;
 	}
 	if (count == 1 && only->tramp_slot)
@@ -403,7 +403,7 @@ static ftrace_func_t choose_callback(struct ftrace_ops **opp)
 	if (!ftrace_enabled)
 		return ftrace_stub;
 	for_each_ftrace_op(op, ftrace_ops_list) {
-		if (op->flags & FTRACE_OPS_FL_STUB)
+		if (op->role == FTRACE_ROLE_SITES)
 			continue;
 		only = op;
 		n++;

@@ -45,7 +45,7 @@ int ftrace_allocate_ftrace_ops(struct trace_array *tr)
 		return -ENOMEM;
 	*ops = (struct ftrace_ops) {
 		.func	= ftrace_stub,
-		.flags	= FTRACE_OPS_FL_PID | FTRACE_OPS_FL_TRACE_ARRAY,
+		.role	= FTRACE_ROLE_PID,
 		.private = tr,
 	};
 	tr->ops = ops;
