@@ -17,6 +17,9 @@
 #include "trace.h"
 #include "ftrace_internal.h"
 
+/* What separates the tokens of a write or of an in-kernel buffer. */
+static const char token_separators[] = " \t\n";
+
 static struct ftrace_hash *current_hash(struct ftrace_ops *ops, bool notr)
 {
 	struct ftrace_ops_hash *h = ops->func_hash;
@@ -194,7 +197,7 @@ int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text)
 	char *token;
 	int ret = 0;
 
-	while (!ret && (token = strsep(&text, " \t\n")) != NULL) {
+	while (!ret && (token = strsep(&text, token_separators)) != NULL) {
 		if (*token)
 			ret = edit_token(e, token, &batch);
 	}
@@ -283,6 +286,16 @@ static int set_from_buffer(struct ftrace_ops *ops, unsigned char *buf, int len,
 		text = kmemdup_nul(buf, len, GFP_KERNEL);
 		if (!text)
 			return -ENOMEM;
+		/*
+		 * A buffer without a pattern matches no function: refuse it
+		 * as any other pattern without a match, rather than commit
+		 * the (possibly reset) filter it leaves, which would be
+		 * empty and so trace every function.
+		 */
+		if (!text[strspn(text, token_separators)]) {
+			kfree(text);
+			return -EINVAL;
+		}
 	}
 	ret = ftrace_filter_edit_begin(&e, ops, NULL, notr, reset);
 	if (!ret) {
@@ -300,8 +313,9 @@ static int set_from_buffer(struct ftrace_ops *ops, unsigned char *buf, int len,
  * @len: length of @buf
  * @reset: start from an empty filter
  *
- * Return: 0, -EINVAL if a pattern matches nothing (nothing changes),
- * -ENOMEM, -EBUSY (IPMODIFY conflict), -ENODEV (ftrace dead).
+ * Return: 0, -EINVAL if a pattern matches nothing or @buf holds no
+ * pattern (nothing changes, @reset included), -ENOMEM, -EBUSY (IPMODIFY
+ * conflict), -ENODEV (ftrace dead).
  */
 int ftrace_set_filter(struct ftrace_ops *ops, unsigned char *buf, int len, int reset)
 {

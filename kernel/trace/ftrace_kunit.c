@@ -178,6 +178,49 @@ static void match_glob_and_nothing(struct kunit *test)
 	ftrace_hash_free(hash);
 }
 
+/*
+ * ftrace_set_filter() and ftrace_set_notrace() on an unregistered ops: a
+ * buffer with no pattern in it matches nothing, so it is refused as a
+ * pattern without a match is, and even with reset it leaves the set as
+ * it was (an empty filter would mean every function).
+ */
+static void set_filter_needs_a_pattern(struct kunit *test)
+{
+	static const char * const empty[] = { "", " ", " \t\n " };
+	unsigned long r = ftrace_location((unsigned long)vfs_read);
+	struct ftrace_ops ops = {};
+	struct ftrace_hash *h;
+	char name[] = " vfs_read\n";
+	unsigned int i;
+
+	if (!r)
+		kunit_skip(test, "vfs_read has no call site in this build");
+	for (i = 0; i < ARRAY_SIZE(empty); i++) {
+		KUNIT_EXPECT_EQ(test, ftrace_set_filter(&ops, (unsigned char *)empty[i],
+							strlen(empty[i]), 1), -EINVAL);
+		KUNIT_EXPECT_EQ(test, ftrace_set_notrace(&ops, (unsigned char *)empty[i],
+							 strlen(empty[i]), 0), -EINVAL);
+	}
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter(&ops, (unsigned char *)name, strlen(name), 0), 0);
+	for (i = 0; i < ARRAY_SIZE(empty); i++)
+		KUNIT_EXPECT_EQ(test, ftrace_set_filter(&ops, (unsigned char *)empty[i],
+							strlen(empty[i]), 1), -EINVAL);
+	mutex_lock(&ftrace_lock);
+	h = rcu_dereference_protected(ops.func_hash->filter_hash, 1);
+	KUNIT_EXPECT_EQ(test, h ? h->count : 0, 1UL);
+	KUNIT_EXPECT_NOT_NULL(test, h ? ftrace_lookup_ip(h, r) : NULL);
+	h = rcu_dereference_protected(ops.func_hash->notrace_hash, 1);
+	KUNIT_EXPECT_TRUE(test, ftrace_hash_empty(h));
+	mutex_unlock(&ftrace_lock);
+	/* A NULL buffer is a reset alone. */
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter(&ops, NULL, 0, 1), 0);
+	mutex_lock(&ftrace_lock);
+	h = rcu_dereference_protected(ops.func_hash->filter_hash, 1);
+	KUNIT_EXPECT_TRUE(test, ftrace_hash_empty(h));
+	mutex_unlock(&ftrace_lock);
+	ftrace_free_filter(&ops);
+}
+
 /* @buf (KSYM_NAME_LEN bytes) holding the name of @rec's function, or NULL. */
 static const char *rec_name(const struct ftrace_group *g,
 			    const struct dyn_ftrace *rec, char *buf)
@@ -764,6 +807,7 @@ static struct kunit_case glob_cases[] = {
 	KUNIT_CASE(glob_match_names),
 	KUNIT_CASE(match_last_pattern_wins),
 	KUNIT_CASE(match_glob_and_nothing),
+	KUNIT_CASE(set_filter_needs_a_pattern),
 	KUNIT_CASE(match_by_name_as_pass),
 	KUNIT_CASE(match_lookup_symbols),
 	KUNIT_CASE(match_positions),
