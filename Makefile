@@ -198,10 +198,32 @@ harness-selftest: deps
 # The suites are split between $(SHARDS) guests that run at once, one per
 # host core (shard.py: longest tests first, by the seconds measured in
 # case-costs.txt); the summary reads every guest's results.
-# What 'make check' of both arches leaves out on arm64, to stay within
-# CI's hour: fgraph-stress.tc takes 23 minutes there under TCG (about as
-# long as on stock arm64; 3 on x86_64).  'make check ARCH=arm64' runs it.
-ARM64_LONG := ftrace/fgraph-stress.tc
+# What 'make check' of both arches leaves out (unless TESTS= names the
+# tests), to stay within CI's hour
+# on a machine whose guests run twice as slowly as they did (2026-11-26,
+# fifth session: x86_64 guests 1,469 s, arm64 ones past 2,600 s).  Each
+# arch alone ('make check ARCH=x86_64', 'make check ARCH=arm64') still
+# runs every case.
+# x86_64: upstream's checkbashisms case, 4 minutes of one guest for a
+# known failure of both variants (upstream's own cases have bashisms);
+# ours are checked on the host before anything boots (harness-selftest).
+X86_LEAVE := selftest/bashisms.tc
+# arm64: fgraph-stress.tc (20-odd minutes there), and the cases whose code
+# is the same on both arches, which x86_64 runs: upstream's event,
+# trigger, dynamic-event, filter and kprobe cases (arm64 6.1 has no
+# kprobes on ftrace) and the filter-file parsers' cases, upstream's and
+# ours, with the conformance transcript, the fuzzer, the permission and
+# sysctl-input cases.  arm64 runs what goes through its own code: boot
+# self-tests, KUnit, the tracers, graph, trampolines, direct calls,
+# module load, BPF, perf, trace-cmd, hotplug, churn and fault injection.
+ARM64_LEAVE := ftrace/fgraph-stress.tc trigger/ event/ dynevent/ filter/ kprobe/ \
+	selftest/ ftrace/func-conformance.tc ftrace/fuzz-control-files.tc \
+	ftrace/func-filter-edit.tc ftrace/func-filter-position.tc \
+	ftrace/func-filter-nomatch-keeps.tc ftrace/func-filter-mod-glob.tc \
+	ftrace/func-filter-mod-cache.tc ftrace/func-filter-glob.tc \
+	ftrace/func_set_ftrace_file.tc ftrace/func-filter-stacktrace.tc \
+	ftrace/func_event_triggers.tc ftrace/func_traceonoff_triggers.tc \
+	ftrace/perm-unprivileged.tc ftrace/ftrace-enabled-sysctl-reject.tc
 ifneq ($(DEBUGSUF),)
 # DEBUG=1: both variants, one arch; what the checkers find in stock is
 # listed in known-failures/stock*-debug.txt, not hidden.
@@ -213,9 +235,10 @@ check:
 else ifneq ($(ALL_ARCHES),)
 check:
 	@s=0; \
-	$(MAKE) --no-print-directory check-arch ARCH=x86_64 || s=1; \
-	echo "check: arm64 leaves out $(ARM64_LONG): 23 minutes under TCG there; make check ARCH=arm64 runs it"; \
-	$(MAKE) --no-print-directory check-arch ARCH=arm64 SKIP="$(ARM64_LONG)" || s=1; \
+	$(if $(TESTS),,echo "check: x86_64 leaves out (make check ARCH=x86_64 runs them): $(X86_LEAVE)";) \
+	$(MAKE) --no-print-directory check-arch ARCH=x86_64 SKIP="$(if $(TESTS),,$(X86_LEAVE)) $(SKIP)" || s=1; \
+	$(if $(TESTS),,echo "check: arm64 leaves out (x86_64 runs them; make check ARCH=arm64 runs all): $(ARM64_LEAVE)";) \
+	$(MAKE) --no-print-directory check-arch ARCH=arm64 SKIP="$(if $(TESTS),,$(ARM64_LEAVE)) $(SKIP)" || s=1; \
 	$(HARNESS)/verdict.sh $(BUILD)/$(VARIANT)/results/summary.txt \
 		$(BUILD)/$(VARIANT)-arm64/results/summary.txt; \
 	exit $$s

@@ -9,8 +9,10 @@ guest job takes them (ftracetest cases as paths under test.d,
 'ftrace/func-conformance.tc'; livepatch kselftests as
 'livepatch/test-NAME.sh').  With no TEST, every case of
 FTRACETEST_DIR/test.d and every test-*.sh of LIVEPATCH_DIR is split; with
-TESTs, only those.  --skip leaves the tests it names out (make check
-names them and says why).  A line may be empty (fewer tests than guests).
+TESTs, only those.  --skip leaves the tests it names out, and every test
+under a name that ends in '/' ('trigger/'); make check names them and
+says why, and the number left out goes to stderr.  A line may be empty
+(fewer tests than guests).
 
 --part K/N deals the tests to N x SHARDS guests as if all ran at once and
 prints the shares of guests (K-1) x SHARDS + 1 to K x SHARDS: the K-th of
@@ -81,6 +83,11 @@ def parse_part(text):
     return k, n
 
 
+def skipped(test, skip):
+    """Whether --skip names @test, or a directory ('dir/') above it."""
+    return test in skip or any(s.endswith('/') and test.startswith(s) for s in skip)
+
+
 def main():
     argv = sys.argv[1:]
     skip = set()
@@ -96,7 +103,11 @@ def main():
     shards = int(argv[0])
     costs = load_costs(argv[1])
     ftdir, lpdir = argv[2], argv[3]
-    tests = [t for t in argv[4:] or all_tests(ftdir, lpdir) if t not in skip]
+    tests = argv[4:] or all_tests(ftdir, lpdir)
+    left = [t for t in tests if skipped(t, skip)]
+    tests = [t for t in tests if t not in left]
+    if skip:
+        sys.stderr.write('shard.py: %d tests left out (SKIP)\n' % len(set(left)))
     if shards < 1:
         sys.exit('shard.py: need at least one shard')
     k, n = part
