@@ -199,9 +199,9 @@ harness-selftest: deps
 # host core (shard.py: longest tests first, by the seconds measured in
 # case-costs.txt); the summary reads every guest's results.
 # What 'make check' of both arches leaves out (unless TESTS= names the
-# tests), to stay within CI's hour
-# on a machine whose guests run twice as slowly as they did (2026-11-26,
-# fifth session: x86_64 guests 1,469 s, arm64 ones past 2,600 s).  Each
+# tests), to stay within CI's limit on a machine whose guests run twice
+# as slowly as they did (2026-11-26, fifth session: x86_64 guests 1,469
+# to 1,657 s, the arm64 ones heading past their 2,700 s limit).  Each
 # arch alone ('make check ARCH=x86_64', 'make check ARCH=arm64') still
 # runs every case.
 # x86_64: upstream's checkbashisms case, 4 minutes of one guest for a
@@ -215,8 +215,16 @@ X86_LEAVE := selftest/bashisms.tc
 # ours, with the conformance transcript, the fuzzer, the permission and
 # sysctl-input cases.  arm64 runs what goes through its own code: boot
 # self-tests, KUnit, the tracers, graph, trampolines, direct calls,
-# module load, BPF, perf, trace-cmd, hotplug, churn and fault injection.
-ARM64_LEAVE := ftrace/fgraph-stress.tc trigger/ event/ dynevent/ filter/ kprobe/ \
+# module load, BPF, perf, trace-cmd, hotplug, W+X and module cycles.  Its
+# three longest cases after those also run on x86_64 only, to keep the
+# whole run within CI's limit there: upstream's ftrace-direct.tc (538 s
+# on arm64 against 104 s on x86_64, not looked into yet; the arm64 direct
+# calls are still run by the direct-multi, direct-modify, kprobe-direct
+# and BPF trampoline cases) and the short forms of the
+# fault walk and the churn, which 'make stress ARCH=arm64' runs in full.
+ARM64_LEAVE := ftrace/fgraph-stress.tc direct/ftrace-direct.tc \
+	ftrace/fault-inject.tc ftrace/stress-churn.tc \
+	trigger/ event/ dynevent/ filter/ kprobe/ \
 	selftest/ ftrace/func-conformance.tc ftrace/fuzz-control-files.tc \
 	ftrace/func-filter-edit.tc ftrace/func-filter-position.tc \
 	ftrace/func-filter-nomatch-keeps.tc ftrace/func-filter-mod-glob.tc \
