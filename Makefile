@@ -244,9 +244,7 @@ check:
 else ifneq ($(ALL_ARCHES),)
 check:
 	@s=0; \
-	$(if $(TESTS),,echo "check: x86_64 leaves out (make check ARCH=x86_64 runs them): $(X86_LEAVE)";) \
 	$(MAKE) --no-print-directory check-arch ARCH=x86_64 SKIP="$(if $(TESTS),,$(X86_LEAVE)) $(SKIP)" || s=1; \
-	$(if $(TESTS),,echo "check: arm64 leaves out (x86_64 runs them; make check ARCH=arm64 runs all): $(ARM64_LEAVE)";) \
 	$(MAKE) --no-print-directory check-arch ARCH=arm64 SKIP="$(if $(TESTS),,$(ARM64_LEAVE)) $(SKIP)" || s=1; \
 	$(HARNESS)/verdict.sh $(BUILD)/$(VARIANT)/results/summary.txt \
 		$(BUILD)/$(VARIANT)-arm64/results/summary.txt; \
@@ -269,7 +267,7 @@ KNOWN      := $(HARNESS)/known-failures/$(VARIANT)$(ARCHSUF).txt \
               $(if $(DEBUGSUF),$(wildcard $(HARNESS)/known-failures/$(VARIANT)$(ARCHSUF)-debug.txt))
 check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir livepatch-dir
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
-	@[ -z "$(SKIP)" ] || echo "check: not run ($(ARCH), SKIP): $(SKIP)"
+	@[ -z "$(strip $(SKIP))" ] || echo "check: not run ($(ARCH), SKIP; make check ARCH=$(ARCH) runs what make check of both arches leaves out): $(strip $(SKIP))"
 	@$(HARNESS)/shard.py $(if $(SKIP),--skip "$(SKIP)") $(if $(PART),--part $(PART)) $(SHARDS) $(HARNESS)/case-costs$(ARCHSUF).txt $(OUT)/ftracetest \
 		$(OUT)/livepatch $(TESTS) > $(RESULTS)/shards.txt
 	@FH_TOOLS=$(GTOOLS) FH_CASE_COSTS=$(HARNESS)/case-costs$(ARCHSUF).txt FH_CASE_SCALE=$(CASE_SCALE) \
