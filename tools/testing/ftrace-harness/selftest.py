@@ -193,7 +193,8 @@ def test_logscan():
           scan('%s\n[    5.100000] %s\n' % (MARK, ANOMALY_WARN)), (1, 1))
 
 
-def summarize_run(d, known_lines, expected_boot='', timing=None):
+def summarize_proc(d, known_lines, expected_boot='', timing=None):
+    """summarize.py run on the guest in @d, @known_lines listed."""
     known = os.path.join(d, 'known.txt')
     with open(known, 'w') as f:
         f.write(''.join(l + ' | reason\n' for l in known_lines))
@@ -203,9 +204,19 @@ def summarize_run(d, known_lines, expected_boot='', timing=None):
     env = dict(os.environ, FH_EXPECTED_BOOT=exp, PYTHONDONTWRITEBYTECODE='1')
     if timing is not None:
         env['FH_TIMING_CASES'] = timing
-    p = subprocess.run([sys.executable, os.path.join(HERE, 'summarize.py'),
-                        d, known, d], stdout=subprocess.PIPE, env=env,
-                       universal_newlines=True)
+    return subprocess.run([sys.executable, os.path.join(HERE, 'summarize.py'),
+                           d, known, d], stdout=subprocess.PIPE, env=env,
+                          universal_newlines=True)
+
+
+def summarize_output(d, known_lines):
+    """The whole summary of the guest in @d."""
+    return summarize_proc(d, known_lines).stdout
+
+
+def summarize_run(d, known_lines, expected_boot='', timing=None):
+    """summarize.py's exit code and last line."""
+    p = summarize_proc(d, known_lines, expected_boot, timing)
     return p.returncode, p.stdout.strip().splitlines()[-1]
 
 
@@ -282,6 +293,21 @@ def test_summary():
               summarize_run(d, nonpass)[0], 1)
         with open(os.path.join(d, 'ftracetest.txt'), 'w') as f:
             f.write(FTRACETEST)
+        logs = os.path.join(d, 'ftracetest-logs')
+        os.makedirs(logs)
+        with open(os.path.join(logs, '2-glob.tc-log.Ab12Cd'), 'w') as f:
+            f.write(''.join('+ line %d\n' % i for i in range(40)))
+        with open(os.path.join(logs, '3-kprobe.tc-log.Ab12Cd'), 'w') as f:
+            f.write('+ kprobe log\n')
+        out = summarize_output(d, nonpass[1:])
+        check('summary: a failed case shows the end of its log',
+              ('2-glob.tc-log.Ab12Cd' in out, '    + line 39' in out,
+               '    + line 14' in out, '    + line 15' in out,
+               'kprobe log' in out),
+              (True, True, False, True, False))
+        out = summarize_output(d, nonpass)
+        check('summary: a listed failure shows no log',
+              '2-glob.tc-log' in out, False)
         os.remove(os.path.join(d, 'ftracetest-last.txt'))
         check('summary: missing last.d run fails',
               summarize_run(d, nonpass), (1, '13 passed, 1 failed, 9 skipped'))

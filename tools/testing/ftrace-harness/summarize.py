@@ -222,6 +222,28 @@ def ftracetest_run(text, requires, what, suite='ftracetest', stopped=None):
     return ft, problems
 
 
+def failed_case_logs(gdir):
+    """Case name -> the last lines of its ftracetest log, for each case of
+    this guest's ftracetest.txt that did not pass (ftracetest -k keeps
+    every case's log as N-file-log.XXXXXX)."""
+    logs = {}
+    ldir = os.path.join(gdir, 'ftracetest-logs')
+    for line in (read(os.path.join(gdir, 'ftracetest.txt')) or '').splitlines():
+        m = re.match(CASE_LINE + r'(.*?)\s*\[(\w+)\]\s*$', line)
+        if not m or m.group(3) in ('PASS', 'UNSUPPORTED'):
+            continue
+        try:
+            files = [f for f in os.listdir(ldir)
+                     if f.startswith(m.group(1) + '-') and '-log.' in f]
+        except OSError:
+            files = []
+        if files:
+            text = read(os.path.join(ldir, files[0])) or ''
+            logs[case_name(m.group(2), line)] = (os.path.join(ldir, files[0]),
+                                                 text.splitlines()[-FAILED_LOG_LINES:])
+    return logs
+
+
 def list_lines(path):
     """Non-blank lines of a list file, '#' comment lines left out."""
     return [l.strip() for l in (read(path) or '').splitlines()
@@ -240,6 +262,11 @@ def load_known(path):
         name, _, why = line.partition('|')
         known[name.strip()] = why.strip() or '(no reason given)'
     return known
+
+
+# Lines of a failed case's log shown in the summary: CI shows the output,
+# not the files, and a failure there must explain itself.
+FAILED_LOG_LINES = 25
 
 
 def guests(out):
@@ -375,7 +402,9 @@ def main():
     requires = ftracetest_requires(ftdir)
     logp = ''
     hangs = []
+    case_logs = {}
     for i, gdir in enumerate(guests(out)):
+        case_logs.update(failed_case_logs(gdir))
         r, p = guest_results(gdir, i == 0, requires)
         results += r
         problems += p
@@ -452,6 +481,14 @@ def main():
         lines.append('')
         lines.append('Stopped by the guest (case-watchdog.sh), from %s:' % path)
         lines += ['    ' + l for l in text.splitlines()[:80]]
+    for full, res, why in failed:
+        suite, name = full.split(': ', 1)
+        if suite != 'ftracetest' or name not in case_logs:
+            continue
+        path, tail = case_logs[name]
+        lines.append('')
+        lines.append('Last lines of the log of %s (%s):' % (full, path))
+        lines += ['    ' + l for l in tail]
     if failed:
         lines.append('')
         lines.append('FAILED:')
