@@ -182,6 +182,7 @@ ftracetest-dir: base
 	@cp -a $(BASE_SRC)/tools/testing/selftests/ftrace $(OUT)/ftracetest
 	@if [ -d $(TOP)/tools/testing/selftests/ftrace ]; then \
 		cp -a $(TOP)/tools/testing/selftests/ftrace/. $(OUT)/ftracetest/; fi
+	@patch -s -p1 -d $(OUT)/ftracetest < $(HARNESS)/ftracetest-instance-reset.patch
 
 # The base's livepatch kselftests (run by the guest job after ftracetest).
 livepatch-dir: base
