@@ -10,10 +10,20 @@
  * ftrace_regs_caller, through the module's PLT entry for that trampoline
  * when a module's site is out of bl range.  Every write is one aligned
  * instruction, and NOP and bl may be swapped under running CPUs, so no CPU
- * is stopped; each write goes through the text-poke fixmap, which also
- * makes it visible to instruction fetch.  Before any write the site is
- * read back and compared with what the core believes is there; a
- * difference is reported, never overwritten.
+ * is stopped; each write is made visible to instruction fetch at once.
+ * Before any write the site is read back and compared with what the core
+ * believes is there; a difference is reported, never overwritten.
+ *
+ * A batch writes through a fixmap slot of its own (FIX_FTRACE_POKE, under
+ * text_mutex), mapped once per page of text it reaches rather than once
+ * per word, and the words of a batch are encoded, read and written by
+ * this file's own notrace code.  Batches run while tracing is live (a
+ * tracer switch, a filter change): upstream's helpers (the encoders in
+ * insn.c, copy_from_kernel_nofault(), aarch64_insn_patch_text_nosync()
+ * and the fixmap code under it) are traced functions, so every site
+ * written once their own sites were on cost a dozen traced calls, and
+ * under function_graph that made a switch of every site several times
+ * slower than the writing itself.
  *
  * Sites of one ops skip the list function without trampoline code of
  * their own.  The compiler leaves one more NOP just before the function
@@ -36,8 +46,11 @@
 #include <linux/module.h>
 #include <linux/sizes.h>
 
+#include <asm/cacheflush.h>
+#include <asm/fixmap.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
+#include <asm/sections.h>
 
 #include "../../../kernel/trace/ftrace_internal.h"
 
@@ -82,7 +95,13 @@ static unsigned long mod_plt(struct module *mod, unsigned long target)
 #endif
 }
 
-/* Whether a bl at @ip reaches @target (asked first: the encoder logs). */
+/* The NOP, encoded inline: no call into insn.c while a batch runs. */
+static inline u32 nop_insn(void)
+{
+	return aarch64_insn_get_hint_value() | AARCH64_INSN_HINT_NOP;
+}
+
+/* Whether a bl at @ip reaches @target. */
 static bool bl_reaches(unsigned long ip, unsigned long target)
 {
 	long off = (long)target - (long)ip;
@@ -99,7 +118,7 @@ static int site_insn(unsigned long ip, unsigned long target, u32 *insn)
 	struct module *mod;
 	unsigned long via = target;
 
-	*insn = aarch64_insn_gen_nop();
+	*insn = nop_insn();
 	if (!target)
 		return 0;
 	if (!bl_reaches(ip, via)) {
@@ -111,8 +130,12 @@ static int site_insn(unsigned long ip, unsigned long target, u32 *insn)
 		if (!via || !bl_reaches(ip, via))
 			return -ERANGE;
 	}
-	*insn = aarch64_insn_gen_branch_imm(ip, via, AARCH64_INSN_BRANCH_LINK);
-	return *insn == AARCH64_BREAK_FAULT ? -ERANGE : 0;
+	if ((ip | via) % AARCH64_INSN_SIZE)
+		return -ERANGE;
+	/* bl: imm26 is the word offset, two's complement (in range: above). */
+	*insn = aarch64_insn_get_bl_value() |
+		(((via - ip) / AARCH64_INSN_SIZE) & GENMASK(25, 0));
+	return 0;
 }
 
 /* The slot entry a target of the core names, or NULL for a code address. */
@@ -144,7 +167,7 @@ static int site_state(unsigned long ip, unsigned long target, struct site_state 
 {
 	struct ftrace_slot_call *e = slot_entry(target);
 
-	st->word = aarch64_insn_gen_nop();
+	st->word = nop_insn();
 	if (e) {
 		unsigned int slot = e - ftrace_slot_calls;
 
@@ -158,6 +181,21 @@ static int site_state(unsigned long ip, unsigned long target, struct site_state 
 	return site_insn(ip, target, &st->insn);
 }
 
+/* Read the word at @addr without a call (__get_kernel_nofault is inline). */
+static int read_word(unsigned long addr, u32 *val)
+{
+	__le32 raw;
+
+	pagefault_disable();
+	__get_kernel_nofault(&raw, (__le32 *)addr, __le32, fault);
+	pagefault_enable();
+	*val = le32_to_cpu(raw);
+	return 0;
+fault:
+	pagefault_enable();
+	return -EFAULT;
+}
+
 /*
  * Check that @ip holds @expect.  The injection counter lets a test make
  * the next checks fail as if the text had been changed behind our back.
@@ -166,7 +204,7 @@ static int site_check(unsigned long ip, u32 expect)
 {
 	u32 cur;
 
-	if (aarch64_insn_read((void *)ip, &cur))
+	if (read_word(ip, &cur))
 		return -EFAULT;
 	if (atomic_add_unless(&ftrace_inject_mismatch, -1, 0))
 		cur = ~cur;
@@ -185,7 +223,7 @@ static int site_check(unsigned long ip, u32 expect)
  */
 int __init_or_module ftrace_arch_init_site(unsigned long ip)
 {
-	u32 nop = aarch64_insn_gen_nop();
+	u32 nop = nop_insn();
 	u32 mov = aarch64_insn_gen_move_reg(AARCH64_INSN_REG_9,
 					    AARCH64_INSN_REG_LR,
 					    AARCH64_INSN_VARIANT_64BIT);
@@ -201,6 +239,66 @@ int __init_or_module ftrace_arch_init_site(unsigned long ip)
 	return aarch64_insn_patch_text_nosync((void *)(ip - AARCH64_INSN_SIZE), mov);
 }
 
+/* The page of text FIX_FTRACE_POKE maps now, or 0; under text_mutex. */
+static unsigned long poke_page;
+
+static void poke_unmap(void)
+{
+	if (poke_page) {
+		clear_fixmap(FIX_FTRACE_POKE);
+		poke_page = 0;
+	}
+}
+
+/*
+ * Map the page of text holding @addr at FIX_FTRACE_POKE, writable, unless
+ * it is there already.  The old page is unmapped (and its TLB entry
+ * flushed) first: a fixmap entry is never changed while valid.
+ */
+static int poke_map(unsigned long addr)
+{
+	unsigned long page = addr & PAGE_MASK;
+	struct page *p;
+	phys_addr_t phys;
+
+	if (page == poke_page)
+		return 0;
+	poke_unmap();
+	if (page >= (unsigned long)_stext && page < (unsigned long)_end) {
+		phys = __pa_symbol(page);
+	} else {
+		/* Module text, in vmalloc space. */
+		p = vmalloc_to_page((void *)page);
+		if (!p)
+			return -EFAULT;
+		phys = page_to_phys(p);
+	}
+	set_fixmap(FIX_FTRACE_POKE, phys);
+	poke_page = page;
+	return 0;
+}
+
+/*
+ * Write @new at @addr unless it holds it already, and make it visible to
+ * instruction fetch (on the text's own address: the caches are PIPT).
+ */
+static int site_write(unsigned long addr, u32 old, u32 new)
+{
+	void *alias;
+	int ret;
+
+	lockdep_assert_held(&text_mutex);
+	if (old == new)
+		return 0;
+	ret = poke_map(addr);
+	if (ret)
+		return ret;
+	alias = (void *)(__fix_to_virt(FIX_FTRACE_POKE) + offset_in_page(addr));
+	WRITE_ONCE(*(__le32 *)alias, cpu_to_le32(new));
+	caches_clean_inval_pou(addr, addr + AARCH64_INSN_SIZE);
+	return 0;
+}
+
 /**
  * ftrace_arch_patch_begin - start a batch of site updates
  * @nr: how many sites it will change (unused: each is written at once)
@@ -208,12 +306,6 @@ int __init_or_module ftrace_arch_init_site(unsigned long ip)
 void ftrace_arch_patch_begin(unsigned int nr)
 {
 	mutex_lock(&text_mutex);
-}
-
-/* Write @new at @addr unless it holds it already. */
-static int site_write(unsigned long addr, u32 old, u32 new)
-{
-	return old == new ? 0 : aarch64_insn_patch_text_nosync((void *)addr, new);
 }
 
 /**
@@ -251,7 +343,7 @@ int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
 		ret = site_check(ip, old.insn);
 	if (!ret && old_target)
 		ret = site_check(word, old.word);
-	else if (!ret && aarch64_insn_read((void *)word, &old.word))
+	else if (!ret && read_word(word, &old.word))
 		ret = -EFAULT;
 	if (ret)
 		return ret;
@@ -269,6 +361,7 @@ int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
 void ftrace_arch_patch_end(void)
 {
 	lockdep_assert_held(&text_mutex);
+	poke_unmap();
 	mutex_unlock(&text_mutex);
 }
 
