@@ -149,6 +149,8 @@ def ftracetest_requires(ftdir):
 # The start of a case's line in ftracetest's output: "[N] " or
 # "[N] (instance) ", then the description.
 CASE_LINE = r'^\[(\d+)\](?: \(instance\) )?'
+# A case's result line: number, description, result.
+CASE_RESULT = CASE_LINE + r'(.*?)\s*\[(\w+)\]\s*$'
 
 
 def case_name(desc, line):
@@ -167,7 +169,7 @@ def ftracetest(text, requires, suite='ftracetest', stopped=None):
     totals = {}
     lines = text.splitlines()
     for line in lines:
-        m = re.match(CASE_LINE + r'(.*?)\s*\[(\w+)\]\s*$', line)
+        m = re.match(CASE_RESULT, line)
         if m:
             desc = m.group(2).strip()
             name = case_name(desc, line)
@@ -229,7 +231,7 @@ def failed_case_logs(gdir):
     logs = {}
     ldir = os.path.join(gdir, 'ftracetest-logs')
     for line in (read(os.path.join(gdir, 'ftracetest.txt')) or '').splitlines():
-        m = re.match(CASE_LINE + r'(.*?)\s*\[(\w+)\]\s*$', line)
+        m = re.match(CASE_RESULT, line)
         if not m or m.group(3) in ('PASS', 'UNSUPPORTED'):
             continue
         try:
