@@ -60,16 +60,24 @@ unsigned long arch_syscall_addr(int nr);
 #ifdef CONFIG_FUNCTION_TRACER
 
 /*
- * Without an arch-specific layout, the callback gets a full pt_regs (or
- * NULL).  x86_64 defines its own ftrace_regs in <asm/ftrace.h>.
+ * A callback: @ip is the traced call site, @parent_ip the return address
+ * of the traced function, @op the ops it was registered with, @fregs the
+ * registers the trampoline saved (what they hold is the arch's affair).
  */
-#ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *op, struct ftrace_regs *fregs);
+
+#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+/* <asm/ftrace.h> lays out struct ftrace_regs and says how to read it. */
+#else
+/* Without a layout of the arch's, a callback's registers are a pt_regs. */
 struct ftrace_regs {
 	struct pt_regs		regs;
 };
 
-#define arch_ftrace_get_regs(fregs) (&(fregs)->regs)
-#define ftrace_instruction_pointer_set(fregs, ip) do { } while (0)
+#define arch_ftrace_get_regs(fregs)			(&(fregs)->regs)
+/* Only an arch with a layout of its own lets a callback move the ip. */
+#define ftrace_instruction_pointer_set(fregs, ip)	do { } while (0)
 #endif
 
 /**
@@ -81,69 +89,42 @@ struct ftrace_regs {
  */
 static __always_inline struct pt_regs *ftrace_get_regs(struct ftrace_regs *fregs)
 {
-	if (!fregs)
-		return NULL;
-	return arch_ftrace_get_regs(fregs);
+	return fregs ? arch_ftrace_get_regs(fregs) : NULL;
 }
 
 /*
- * A callback: @ip is the traced call site, @parent_ip the return address
- * of the traced function, @op the ops it was registered with.
- */
-typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
-			      struct ftrace_ops *op, struct ftrace_regs *fregs);
-
-/*
- * Flags of struct ftrace_ops, set by the owner before registering and left
- * alone while it is registered.  The core adds two: DYNAMIC, for an ops
- * outside the kernel image (an owner that frees its ops may set it
- * itself, as livepatch does): unregistering waits until no CPU can still
- * be in its callback.  ENABLED, while the ops is registered: perf reads it.
- * Everything else the core tracks about an ops lives in the fields it
- * keeps (see struct ftrace_ops), not here; what the core's own tracers
- * ask of their ops beyond these (a pid filter, being a placeholder, being
- * the direct calls' ops) is ops->role.  Clients name the flags, never
- * their values: these are the ones clients outside kernel/trace name.
+ * Flags of struct ftrace_ops.  Clients name them, never their values, and
+ * only these: everything else the core tracks about an ops lives in the
+ * fields it keeps (see struct ftrace_ops), and what the core's own
+ * tracers ask of their ops beyond these (a pid filter, being a
+ * placeholder, being the direct calls' ops) is ops->role.
  *
- * RECURSION asks the core to protect the callback against recursion;
- * without it the callback protects itself.  IPMODIFY ops may change
- * regs->ip; only one of them may own a call site.  PERMANENT ops keep
- * running when kernel.ftrace_enabled is 0, and make writing 0 fail with
- * -EBUSY.
+ * Requests, set by the owner before registering and left alone while the
+ * ops is registered (bits 0-7):
+ *   SAVE_REGS: the callback gets full pt_regs (ftrace_get_regs());
+ *   SAVE_REGS_IF_SUPPORTED: the same, where the arch has them;
+ *   RECURSION: the core guards the callback against recursion (without
+ *	it the callback guards itself);
+ *   IPMODIFY: the callback may change the ip to return to; only one such
+ *	ops may own a call site, and it needs SAVE_REGS on an arch without
+ *	ftrace_regs;
+ *   PERMANENT: keeps running while kernel.ftrace_enabled is 0, and makes
+ *	writing 0 fail with -EBUSY.
  */
-enum {
-	FTRACE_OPS_FL_SAVE_REGS			= BIT(0),
-	FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED	= BIT(1),
-	FTRACE_OPS_FL_RECURSION			= BIT(2),
-	FTRACE_OPS_FL_IPMODIFY			= BIT(3),
-	FTRACE_OPS_FL_PERMANENT			= BIT(4),
-	FTRACE_OPS_FL_DYNAMIC			= BIT(5),
-	FTRACE_OPS_FL_ENABLED			= BIT(6),
-};
-
+#define FTRACE_OPS_FL_SAVE_REGS			0x01UL
+#define FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED	0x02UL
+#define FTRACE_OPS_FL_RECURSION			0x04UL
+#define FTRACE_OPS_FL_IPMODIFY			0x08UL
+#define FTRACE_OPS_FL_PERMANENT			0x10UL
 /*
- * Requests to a direct ops' ops_func, so that it can share its sites with
- * an IPMODIFY ops (livepatch): on a shared site the direct function is
- * entered with the return address the IPMODIFY handler chose, and must
- * call that rather than the traced function.  A direct ops without
- * ops_func never shares: the second registration gets -EBUSY.
- *
- * ENABLE_SHARE_IPMODIFY_SELF: the direct ops is being registered on a
- *	site an IPMODIFY ops has.  Called inside register_ftrace_direct_multi()
- *	with ftrace_lock held: it may only update the ops' owner's state; a
- *	non-zero return (-EAGAIN: "rebuild and register again") fails the
- *	registration, which then leaves nothing behind.
- * ENABLE_SHARE_IPMODIFY_PEER: an IPMODIFY ops is being registered on a
- *	site of this direct ops.  DISABLE_SHARE_IPMODIFY_PEER: it has gone.
- *	Called with the direct-call mutex held but not ftrace_lock, so the
- *	handler may call modify_ftrace_direct_multi_nolock(); a non-zero
- *	return of ENABLE fails the IPMODIFY registration.
+ * State, set by the core while it registers the ops (bits 8 and up):
+ *   DYNAMIC: the ops lives outside the kernel image (an owner that frees
+ *	its ops may set it itself, as livepatch does); unregistering waits
+ *	until no CPU can still be in its callback;
+ *   ENABLED: the ops is registered (perf reads it).
  */
-enum ftrace_ops_cmd {
-	FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF,
-	FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER,
-	FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER,
-};
+#define FTRACE_OPS_FL_DYNAMIC			0x100UL
+#define FTRACE_OPS_FL_ENABLED			0x200UL
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 /*
@@ -165,6 +146,31 @@ static inline void ftrace_free_mem(struct module *mod, void *start, void *end) {
 /* No records to free; the boot snapshot is still taken at this point. */
 static inline void ftrace_free_init_mem(void) { ftrace_boot_snapshot(); }
 #endif
+
+/*
+ * Requests to a direct ops' ops_func, so that it can share its sites with
+ * an IPMODIFY ops (livepatch): on a shared site the direct function is
+ * entered with the return address the IPMODIFY handler chose, and must
+ * call that rather than the traced function.  A direct ops without
+ * ops_func never shares: the second registration gets -EBUSY.  They count
+ * from 1, so that a request left zeroed is none of them.
+ *
+ * ENABLE_SHARE_IPMODIFY_SELF: the direct ops is being registered on a
+ *	site an IPMODIFY ops has.  Called inside register_ftrace_direct_multi()
+ *	with ftrace_lock held: it may only update the ops' owner's state; a
+ *	non-zero return (-EAGAIN: "rebuild and register again") fails the
+ *	registration, which then leaves nothing behind.
+ * ENABLE_SHARE_IPMODIFY_PEER: an IPMODIFY ops is being registered on a
+ *	site of this direct ops.  DISABLE_SHARE_IPMODIFY_PEER: it has gone.
+ *	Called with the direct-call mutex held but not ftrace_lock, so the
+ *	handler may call modify_ftrace_direct_multi_nolock(); a non-zero
+ *	return of ENABLE fails the IPMODIFY registration.
+ */
+enum ftrace_ops_cmd {
+	FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF = 1,
+	FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER = 2,
+	FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER = 3,
+};
 
 /**
  * struct ftrace_ops - one user of function tracing
@@ -358,16 +364,14 @@ void ftrace_ops_set_global_filter(struct ftrace_ops *ops);
 /* Names to addresses in one pass over the symbols (fprobe, kprobe_multi). */
 int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt, unsigned long *addrs);
 
-/* Which hash a filter file edits, and what else it lists. */
-enum {
-	FTRACE_ITER_FILTER	= BIT(0),
-	FTRACE_ITER_NOTRACE	= BIT(1),
-	FTRACE_ITER_PRINTALL	= BIT(2),
-	FTRACE_ITER_DO_PROBES	= BIT(3),
-	FTRACE_ITER_PROBE	= BIT(4),
-	FTRACE_ITER_MOD		= BIT(5),
-	FTRACE_ITER_ENABLED	= BIT(6),
-};
+/*
+ * What a filter file opened with ftrace_regex_open() edits: the filter or
+ * the notrace set; DO_PROBES: reading it also lists the probes of its
+ * trace_array (function probes exist only in the filter file).
+ */
+#define FTRACE_ITER_FILTER	0x1
+#define FTRACE_ITER_NOTRACE	0x2
+#define FTRACE_ITER_DO_PROBES	0x4
 
 /* The file operations of a filter file, for trace.c's per-instance files. */
 int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
