@@ -47,6 +47,8 @@
 #   BOOTS=N        make bench: boots of each kernel (default 2)
 #   BENCH_OPS=N    make bench: ops registered for the Nth-ops rows (default 1000)
 #   JOBS=N         parallel kernel build jobs (default: number of CPUs)
+#   KCC=...        the kernel's compiler, for one ARCH (default: ccache and
+#                  the arch's gcc, when ccache is installed)
 #   KCMDLINE="..." extra kernel command line for the guest, for debugging
 #                  (e.g. KCMDLINE=slub_debug=FZPU)
 
@@ -107,7 +109,19 @@ export FH_KCMDLINE := $(KCMDLINE)$(if $(DEBUGSUF), kasan_multi_shot)
 # KASAN and kmemleak slow the guests down about fourfold under TCG.
 TIMEOUT    ?= $(if $(DEBUGSUF),14400,2700)
 SHARDS     ?= 2
-KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=$(ARCH) LOCALVERSION=-$(VARIANT)
+# ccache (deps.sh installs it) keeps compiled objects across builds and
+# clones of this tree on one machine, so a fresh clone (CI's) recompiles
+# only what differs from the last build here.  BASEDIR makes the paths
+# inside the clone relative in what it hashes, NOHASHDIR leaves the build
+# directory out (it shows only in debug info's compilation directory).
+# KCC=gcc builds without it.
+KCC        ?= $(if $(shell command -v ccache),ccache )$(CROSS_COMPILE)gcc
+export CCACHE_BASEDIR := $(TOP)
+export CCACHE_NOHASHDIR := 1
+# Four trees per arch (ours, stock, debug, bench) outgrow the default 5 GB.
+export CCACHE_MAXSIZE ?= 16G
+KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=$(ARCH) LOCALVERSION=-$(VARIANT) \
+              CC="$(KCC)"
 PHASE      := $(HARNESS)/phase.sh
 
 .PHONY: all deps rootfs qemu-bpo base tree config kernel test-mods guest-tools ftracetest-dir livepatch-dir harness-selftest check check-arch compare \
@@ -137,7 +151,7 @@ endif
 .DELETE_ON_ERROR:
 
 $(OBJ)/.config: $(FRAGMENTS) $(HARNESS)/kconfig.sh $(BASE)/.extracted
-	@$(PHASE) config $(HARNESS)/kconfig.sh $(SRC) $(OBJ) $(FRAGMENTS)
+	@$(PHASE) config env KCC='$(KCC)' $(HARNESS)/kconfig.sh $(SRC) $(OBJ) $(FRAGMENTS)
 
 config: tree
 	@$(MAKE) -s --no-print-directory $(OBJ)/.config

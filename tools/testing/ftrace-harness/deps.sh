@@ -27,6 +27,7 @@ ping iputils-ping
 checkbashisms devscripts
 trace-cmd trace-cmd
 pahole dwarves
+ccache ccache
 bpftrace bpftrace
 perf linux-perf
 /usr/include/gelf.h libelf-dev

@@ -11,7 +11,11 @@ set -euo pipefail
 
 src=$1 obj=$2
 shift 2
-kmake() { make -s -C "$src" O="$obj" ARCH="${ARCH:-x86_64}" "$@"; }
+# The compiler the build will use (the Makefile's KCC), so that the build
+# does not rerun Kconfig for a compiler that only looks different.
+cc=()
+[ -z "${KCC:-}" ] || cc=(CC="$KCC")
+kmake() { make -s -C "$src" O="$obj" ARCH="${ARCH:-x86_64}" "${cc[@]}" "$@"; }
 # Pass stderr on without kconfig's notes that a fragment overrides a choice
 # (overriding tinyconfig's choices is what the fragments are for).
 no_choice_notes() { grep -v "changes choice state" >&2 || true; }
