@@ -114,8 +114,12 @@ SHARDS     ?= 2
 # only what differs from the last build here.  BASEDIR makes the paths
 # inside the clone relative in what it hashes, NOHASHDIR leaves the build
 # directory out (it shows only in debug info's compilation directory).
-# KCC=gcc builds without it.
-KCC        ?= $(if $(shell command -v ccache),ccache )$(CROSS_COMPILE)gcc
+# KCC=gcc builds without it, and so does a machine where the cache
+# directory cannot be written (the build then goes on without a cache).
+export CCACHE_DIR ?= $(if $(HOME),$(HOME)/.cache/ccache,$(BUILD)/ccache)
+CCACHE_OK  := $(shell command -v ccache >/dev/null && mkdir -p "$(CCACHE_DIR)" 2>/dev/null && \
+                [ -w "$(CCACHE_DIR)" ] && echo y)
+KCC        ?= $(if $(CCACHE_OK),ccache )$(CROSS_COMPILE)gcc
 export CCACHE_BASEDIR := $(TOP)
 export CCACHE_NOHASHDIR := 1
 # Four trees per arch (ours, stock, debug, bench) outgrow the default 5 GB.
