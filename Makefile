@@ -122,8 +122,6 @@ CCACHE_OK  := $(shell command -v ccache >/dev/null && mkdir -p "$(CCACHE_DIR)" 2
 KCC        ?= $(if $(CCACHE_OK),ccache )$(CROSS_COMPILE)gcc
 export CCACHE_BASEDIR := $(TOP)
 export CCACHE_NOHASHDIR := 1
-# Four trees per arch (ours, stock, debug, bench) outgrow the default 5 GB.
-export CCACHE_MAXSIZE ?= 16G
 KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=$(ARCH) LOCALVERSION=-$(VARIANT) \
               CC="$(KCC)"
 PHASE      := $(HARNESS)/phase.sh
