@@ -256,6 +256,7 @@ bool ftrace_ops_registered(struct ftrace_ops *ops);
 int ftrace_startup(struct ftrace_ops *ops, int command);
 int ftrace_shutdown(struct ftrace_ops *ops, int command);
 void ftrace_sync_unlinked(void);
+void ftrace_ops_adopt_slots(void);
 int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs);
 void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 			  struct ftrace_ops *op, struct ftrace_regs *fregs);
@@ -326,9 +327,9 @@ static inline void ftrace_direct_unlock(void) { }
  */
 #define FTRACE_TRAMP_SLOTS	127
 
-void ftrace_tramp_get(struct ftrace_ops *ops);
+int ftrace_tramp_get(struct ftrace_ops *ops);
 void ftrace_tramp_put(struct ftrace_ops *ops, bool waits);
-void ftrace_tramps_reap(void);
+unsigned int ftrace_tramps_reap(void);
 int ftrace_tramps_refresh(void);
 void ftrace_tramps_stop(void);
 unsigned long ftrace_tramp_addr(unsigned int slot);

@@ -284,11 +284,50 @@ static int ops_unlink(struct ftrace_ops *ops)
 		 * the work item grace periods of its own, which would run
 		 * beside the next unregistration's.
 		 */
-		ftrace_tramps_reap();
+		if (ftrace_tramps_reap())
+			ftrace_ops_adopt_slots();
 	} else {
 		unlinked_unsynced = true;
 	}
 	return 0;
+}
+
+/**
+ * ftrace_ops_adopt_slots - give freed trampoline slots to ops without one
+ *
+ * An ops that registered while every slot was taken, or without memory
+ * for a trampoline, runs through the shared trampolines (and the list
+ * function while other ops are registered).  Once trampolines have been
+ * freed, such ops take the free slots, newest first, and their sites
+ * move to their own trampolines: an ops does not stay on the slow path
+ * for as long as it lives because others held every slot when it came.
+ * If this fails (no memory for a trampoline now), the ops stays as it
+ * was, and tries again at the next free.
+ *
+ * Context: ftrace_lock held, after ftrace_tramps_reap() freed something.
+ */
+void ftrace_ops_adopt_slots(void)
+{
+	struct ftrace_ops *op;
+	bool moved = false;
+	int ret = 0;
+
+	ftrace_assert_locked();
+	if (ftrace_dead)
+		return;
+	for (op = rcu_dereference_protected(ftrace_ops_list, 1);
+	     op != &ftrace_list_end && ret != -ENOSPC;
+	     op = rcu_dereference_protected(op->next, 1)) {
+		if (op->tramp_slot)
+			continue;
+		ret = ftrace_tramp_get(op);
+		if (op->tramp_slot) {
+			touch_ops_sites(op);
+			moved = true;
+		}
+	}
+	if (moved)
+		ftrace_apply_touched();
 }
 
 /**

@@ -12,9 +12,10 @@
  * 8 bytes.  A slot's bookkeeping is allocated the first time the slot is
  * taken and kept for reuse, so the table costs a pointer per slot until
  * that many ops are registered at once.  An ops that finds no free slot
- * (the 128th at once) simply has no trampoline: its sites call the shared
- * trampolines and the list function, as every ops' would without this
- * file.
+ * (the 128th at once) has no trampoline for the time being: its sites call
+ * the shared trampolines and the list function, as every ops' would
+ * without this file, until a slot is freed and it is given that one
+ * (ftrace_ops_adopt_slots()).
  *
  * Lifetime: an ops takes a slot when it registers and lets go of it once
  * unregistering has moved every site off it.  The slot is reused, and
@@ -93,7 +94,10 @@ static inline struct ftrace_tramp *tramp_next(unsigned int *i)
 #define for_each_tramp(t)						\
 	for (unsigned int __slot = 0; (t = tramp_next(&__slot)); )
 
-/* The first free slot, allocating it if need be; NULL if none. */
+/*
+ * The first free slot, allocating it if need be; ERR_PTR(-ENOSPC) if
+ * every slot is taken, ERR_PTR(-ENOMEM).
+ */
 static struct ftrace_tramp *tramp_free_slot(void)
 {
 	struct ftrace_tramp *t;
@@ -104,10 +108,10 @@ static struct ftrace_tramp *tramp_free_slot(void)
 		if (!t->mem)
 			return t;
 	if (tramps_hi == FTRACE_TRAMP_SLOTS)
-		return NULL;
+		return ERR_PTR(-ENOSPC);
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	t->slot = tramps_hi + 1;
 	tramps[t->slot] = t;
 	/* A lockless walk that sees the new bound sees the entry. */
@@ -116,15 +120,18 @@ static struct ftrace_tramp *tramp_free_slot(void)
 }
 
 /**
- * ftrace_tramp_get - give a registering ops a trampoline of its own
- * @ops: the ops, about to go on the list
+ * ftrace_tramp_get - give an ops a trampoline of its own
+ * @ops: the ops, about to go on the list or on it without a trampoline
  *
  * Without a free slot or memory the ops goes without: its sites call the
  * shared trampolines.
  *
  * Context: ftrace_lock held.
+ * Return: 0 if @ops has a trampoline now or needs none, -ENOSPC if every
+ * slot is taken, -ENOMEM if the slot or the arch's code could not be
+ * allocated.
  */
-void ftrace_tramp_get(struct ftrace_ops *ops)
+int ftrace_tramp_get(struct ftrace_ops *ops)
 {
 	ftrace_func_t func = ftrace_ops_get_func(ops);
 	unsigned long addr, size = 0;
@@ -133,13 +140,13 @@ void ftrace_tramp_get(struct ftrace_ops *ops)
 	ftrace_assert_locked();
 	/* The direct-call ops' sites call their own functions. */
 	if (ops->tramp_slot || ops->role == FTRACE_ROLE_SITES || ops->role == FTRACE_ROLE_DIRECT)
-		return;
+		return 0;
 	t = tramp_free_slot();
-	if (!t)
-		return;
+	if (IS_ERR(t))
+		return PTR_ERR(t);
 	addr = ftrace_arch_tramp_create(ops, func, t->slot, &size);
 	if (!addr)
-		return;
+		return -ENOMEM;
 	t->mem = addr;
 	t->size = size;
 	t->func = func;
@@ -160,6 +167,7 @@ void ftrace_tramp_get(struct ftrace_ops *ops)
 	ops->trampoline = addr;
 	ops->trampoline_size = size;
 	ops->tramp_slot = t->slot;
+	return 0;
 }
 
 /*
@@ -218,21 +226,27 @@ void ftrace_tramp_put(struct ftrace_ops *ops, bool waits)
  * synchronize_rcu_tasks_rude() and, with CONFIG_PREEMPTION,
  * synchronize_rcu_tasks() (without it no task is preempted inside a
  * trampoline).
+ * Return: how many were freed (their slots are free now).
  */
-void ftrace_tramps_reap(void)
+unsigned int ftrace_tramps_reap(void)
 {
 	struct ftrace_tramp *t;
+	unsigned int n = 0;
 
 	ftrace_assert_locked();
-	for_each_tramp(t)
-		if (t->mem && !t->addr)
+	for_each_tramp(t) {
+		if (t->mem && !t->addr) {
 			tramp_free(t);
+			n++;
+		}
+	}
+	return n;
 }
 
 static void reap_work_fn(struct work_struct *work)
 {
+	bool again = false, freed = false;
 	struct ftrace_tramp *t;
-	bool again = false;
 
 	/* Only slots released before the grace periods begin are freed. */
 	mutex_lock(&ftrace_lock);
@@ -251,7 +265,10 @@ static void reap_work_fn(struct work_struct *work)
 			continue;
 		}
 		tramp_free(t);
+		freed = true;
 	}
+	if (freed)
+		ftrace_ops_adopt_slots();
 	mutex_unlock(&ftrace_lock);
 	if (again)
 		schedule_work(&reap_work);

@@ -12,9 +12,13 @@
  * "call" calls every function N times, then the read-only parameters
  * say what happened:
  *
- *	own	ops that were given a trampoline of their own
- *	right	ops whose callback ran exactly once per call of its function
+ *	own	registered ops that have a trampoline of their own now
+ *	right	registered ops whose callback ran exactly once per call of
+ *		its function
  *	wrong	callbacks for a site that was not their ops' function
+ *
+ * Writing i to "drop" unregisters ops i: a core that ran out of
+ * trampolines can give the one it frees to an ops that had none.
  *
  * Built as an external module against either variant.
  */
@@ -52,15 +56,13 @@ struct many_ops {
 	struct ftrace_ops	ops;
 	unsigned long		func;
 	atomic_t		hits;
+	bool			dropped;	/* unregistered through "drop" */
 };
 
 static struct many_ops *many;
 static unsigned int nr = 130;
 module_param(nr, uint, 0444);
 MODULE_PARM_DESC(nr, "ops to register, one function each (at most 140)");
-static unsigned int own;
-module_param(own, uint, 0444);
-MODULE_PARM_DESC(own, "ops given a trampoline of their own");
 static unsigned int right;
 module_param(right, uint, 0444);
 MODULE_PARM_DESC(right, "ops called exactly once per call of their function");
@@ -103,7 +105,7 @@ static int call_set(const char *val, const struct kernel_param *kp)
 			WRITE_ONCE(sum, READ_ONCE(funcs[i])(READ_ONCE(sum)));
 	calls += n;
 	for (i = 0; i < nr; i++)
-		ok += atomic_read(&many[i].hits) == calls;
+		ok += !many[i].dropped && atomic_read(&many[i].hits) == calls;
 	right = ok;
 	return 0;
 }
@@ -114,12 +116,52 @@ static const struct kernel_param_ops call_ops = {
 module_param_cb(call, &call_ops, NULL, 0200);
 MODULE_PARM_DESC(call, "write N to call every function N times");
 
+/* Read under the module's parameter lock, as "drop" writes. */
+static int own_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		n += !many[i].dropped && many[i].ops.trampoline;
+	return sysfs_emit(buf, "%u\n", n);
+}
+
+static const struct kernel_param_ops own_ops = {
+	.get = own_get,
+};
+module_param_cb(own, &own_ops, NULL, 0444);
+MODULE_PARM_DESC(own, "registered ops that have a trampoline of their own");
+
+static void unregister_one(struct many_ops *m)
+{
+	unregister_ftrace_function(&m->ops);
+	ftrace_free_filter(&m->ops);
+	m->dropped = true;
+}
+
+static int drop_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i;
+
+	if (kstrtouint(val, 0, &i) || i >= nr)
+		return -EINVAL;
+	if (many[i].dropped)
+		return -ENOENT;
+	unregister_one(&many[i]);
+	return 0;
+}
+
+static const struct kernel_param_ops drop_ops = {
+	.set = drop_set,
+};
+module_param_cb(drop, &drop_ops, NULL, 0200);
+MODULE_PARM_DESC(drop, "write i to unregister ops i");
+
 static void unregister_many(unsigned int n)
 {
-	while (n--) {
-		unregister_ftrace_function(&many[n].ops);
-		ftrace_free_filter(&many[n].ops);
-	}
+	while (n--)
+		if (!many[n].dropped)
+			unregister_one(&many[n]);
 }
 
 static int __init many_init(void)
@@ -147,7 +189,6 @@ static int __init many_init(void)
 			kfree(many);
 			return ret;
 		}
-		own += !!m->ops.trampoline;
 	}
 	return 0;
 }
