@@ -43,7 +43,9 @@
  */
 #include <linux/ftrace.h>
 #include <linux/memory.h>
+#include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pgtable.h>
 #include <linux/sizes.h>
 
 #include <asm/cacheflush.h>
@@ -51,6 +53,7 @@
 #include <asm/insn.h>
 #include <asm/patching.h>
 #include <asm/sections.h>
+#include <asm/tlbflush.h>
 
 #include "../../../kernel/trace/ftrace_internal.h"
 
@@ -241,11 +244,22 @@ int __init_or_module ftrace_arch_init_site(unsigned long ip)
 
 /* The page of text FIX_FTRACE_POKE maps now, or 0; under text_mutex. */
 static unsigned long poke_page;
+/* Its PTE, in the static fixmap tables: found once, never moves. */
+static pte_t *poke_ptep;
 
+/*
+ * The fixmap entry is written here with the inline page-table helpers, not
+ * with set_fixmap(): __set_fixmap() is a traced function, and a batch maps
+ * every page of kernel text once, so under function_graph each page cost
+ * two hooked calls (and their events) while the switch ran.
+ */
 static void poke_unmap(void)
 {
+	unsigned long va = __fix_to_virt(FIX_FTRACE_POKE);
+
 	if (poke_page) {
-		clear_fixmap(FIX_FTRACE_POKE);
+		pte_clear(&init_mm, va, poke_ptep);
+		flush_tlb_kernel_range(va, va + PAGE_SIZE);
 		poke_page = 0;
 	}
 }
@@ -257,23 +271,27 @@ static void poke_unmap(void)
  */
 static int poke_map(unsigned long addr)
 {
-	unsigned long page = addr & PAGE_MASK;
+	unsigned long page = addr & PAGE_MASK, va = __fix_to_virt(FIX_FTRACE_POKE);
 	struct page *p;
 	phys_addr_t phys;
 
 	if (page == poke_page)
 		return 0;
 	poke_unmap();
+	if (!poke_ptep)
+		poke_ptep = virt_to_kpte(va);
+	if (!poke_ptep)
+		return -EFAULT;
 	if (page >= (unsigned long)_stext && page < (unsigned long)_end) {
 		phys = __pa_symbol(page);
 	} else {
-		/* Module text, in vmalloc space. */
+		/* Module text, in vmalloc space: a few pages a batch. */
 		p = vmalloc_to_page((void *)page);
 		if (!p)
 			return -EFAULT;
 		phys = page_to_phys(p);
 	}
-	set_fixmap(FIX_FTRACE_POKE, phys);
+	set_pte(poke_ptep, pfn_pte(__phys_to_pfn(phys), FIXMAP_PAGE_NORMAL));
 	poke_page = page;
 	return 0;
 }
