@@ -75,6 +75,17 @@ struct ftrace_tramp {
 static struct ftrace_tramp *tramps[FTRACE_TRAMP_SLOTS + 1];
 static unsigned int tramps_hi;
 
+/*
+ * Every trampoline with code of its own that was ever published lies in
+ * [tramps_lo, tramps_end); the span only grows.  Most lookups are for
+ * addresses no trampoline holds: every stack trace that ends in user mode
+ * (KASAN's and kmemleak's on each allocation, lockdep's, perf's
+ * callchains) asks kernel_text_address() about the user address last, so
+ * they are turned away here without walking the slots.
+ */
+static unsigned long tramps_lo = ULONG_MAX;
+static unsigned long tramps_end;
+
 static void reap_work_fn(struct work_struct *work);
 static DECLARE_WORK(reap_work, reap_work_fn);
 
@@ -158,6 +169,16 @@ int ftrace_tramp_get(struct ftrace_ops *ops)
 	t->desc.func = func;
 	t->desc.trampoline = addr;
 	t->desc.trampoline_size = size;
+	/*
+	 * The span covers the code before a lookup can find the slot.  A
+	 * lookup that saw the old span cannot be unwinding this code: it
+	 * runs only once sites are patched to call it, and patching
+	 * synchronizes every CPU after this.
+	 */
+	if (size) {
+		WRITE_ONCE(tramps_lo, min(tramps_lo, addr));
+		WRITE_ONCE(tramps_end, max(tramps_end, addr + size));
+	}
 	/* The description is complete before a lookup can find the slot. */
 	smp_store_release(&t->addr, addr);
 	if (size)
@@ -414,6 +435,8 @@ static struct ftrace_tramp *tramp_find(unsigned long addr)
 {
 	struct ftrace_tramp *t;
 
+	if (addr < READ_ONCE(tramps_lo) || addr >= READ_ONCE(tramps_end))
+		return NULL;
 	for_each_tramp(t) {
 		/* Pairs with ftrace_tramp_get(): the slot is filled in. */
 		unsigned long start = smp_load_acquire(&t->addr);
