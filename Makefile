@@ -199,6 +199,7 @@ ftracetest-dir: base
 	@if [ -d $(TOP)/tools/testing/selftests/ftrace ]; then \
 		cp -a $(TOP)/tools/testing/selftests/ftrace/. $(OUT)/ftracetest/; fi
 	@patch -s -p1 -d $(OUT)/ftracetest < $(HARNESS)/ftracetest-instance-reset.patch
+	@patch -s -p1 -d $(OUT)/ftracetest < $(HARNESS)/ftracetest-reset-once.patch
 
 # The base's livepatch kselftests (run by the guest job after ftracetest).
 livepatch-dir: base
