@@ -594,6 +594,13 @@ static long check_every = 16;
  */
 static long switch_pause_ms = 40;
 static double deadline;
+/*
+ * Seconds between two progress lines of a writer (0: none).  A run to
+ * --writes 10000 takes over an hour under TCG: without them, a slow run
+ * and a stuck one look the same until it ends.
+ */
+static double progress_every = 300;
+static double started;
 
 static struct target *add_target(const char *rel, enum kind kind)
 {
@@ -1700,14 +1707,30 @@ static void pin(int cpu)
 		       cpu, strerror(errno));
 }
 
+/* One line: the writes each of a writer's files has had so far. */
+static void progress(struct target **mine, int n, int cpu)
+{
+	char line[1024];
+	int o;
+
+	o = snprintf(line, sizeof(line), "fh-fuzz: CPU %d, %.0f s in, writes so far:",
+		     cpu, now() - started);
+	for (int i = 0; i < n && o < (int)sizeof(line); i++)
+		o += snprintf(line + o, sizeof(line) - o, " %s %ld", mine[i]->name,
+			      mine[i]->writes);
+	printf("%s\n", line);
+}
+
 /* A writer: its files only, until each has had its writes. */
 static void writer(struct target **mine, int n, int cpu, int out_fd)
 {
 	struct stats st = {};
+	double next_progress;
 	int left;
 
 	pin(cpu);
 	rng_state ^= 0x9e3779b97f4a7c15ULL * (cpu + 1);
+	next_progress = progress_every ? now() + progress_every : 0;
 	do {
 		struct target *t;
 
@@ -1716,6 +1739,10 @@ static void writer(struct target **mine, int n, int cpu, int out_fd)
 			left += mine[i]->writes < writes_per_file;
 		if (!left || deadline_passed())
 			break;
+		if (next_progress && now() > next_progress) {
+			progress(mine, n, cpu);
+			next_progress += progress_every;
+		}
 		do
 			t = mine[rn(n)];
 		while (t->writes >= writes_per_file);
@@ -1903,7 +1930,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: fh-fuzz [--writes N] [--seed S] [--check-every K] [--time-limit SEC]\n"
-		"               [--switch-pause MS]\n"
+		"               [--switch-pause MS] [--progress SEC]\n"
 		"               [--tracefs DIR] [--divergent] [--verbose]\n"
 		"       fh-fuzz --selftest [available_filter_functions-like file]\n");
 	exit(2);
@@ -1936,6 +1963,8 @@ int main(int argc, char **argv)
 			limit = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--switch-pause") && i + 1 < argc)
 			switch_pause_ms = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--progress") && i + 1 < argc)
+			progress_every = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--tracefs") && i + 1 < argc)
 			tracefs = argv[++i];
 		else if (!strcmp(argv[i], "--divergent"))
@@ -1954,6 +1983,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)seed, (unsigned long long)seed);
 
 	t0 = now();
+	started = t0;
 	p = path_of("available_filter_functions");
 	load_functions(p);
 	free(p);
