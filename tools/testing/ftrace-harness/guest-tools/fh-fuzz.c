@@ -573,6 +573,7 @@ struct target {
 	int snmods;
 	/* statistics */
 	long writes, accepted, rejected, checks;
+	double busy;		/* seconds in one_step(), checks included */
 	struct wrec ring[RING];
 	int ring_pos;
 };
@@ -1674,6 +1675,7 @@ static bool check(struct target *t, bool print)
 static void one_step(struct target *t)
 {
 	long before = t->writes;
+	double t0 = now();
 
 	switch (t->kind) {
 	case K_FILTER:
@@ -1692,6 +1694,7 @@ static void one_step(struct target *t)
 	}
 	if (t->writes / check_every != before / check_every && !check(t, true))
 		exit(1);
+	t->busy += now() - t0;
 }
 
 /* ---- processes ---- */
@@ -1707,7 +1710,11 @@ static void pin(int cpu)
 		       cpu, strerror(errno));
 }
 
-/* One line: the writes each of a writer's files has had so far. */
+/*
+ * One line: the writes each of a writer's files has had so far, and the
+ * mean milliseconds one of them took (read-back checks included): the
+ * slowest file sets the pace of its writer.
+ */
 static void progress(struct target **mine, int n, int cpu)
 {
 	char line[1024];
@@ -1716,8 +1723,9 @@ static void progress(struct target **mine, int n, int cpu)
 	o = snprintf(line, sizeof(line), "fh-fuzz: CPU %d, %.0f s in, writes so far:",
 		     cpu, now() - started);
 	for (int i = 0; i < n && o < (int)sizeof(line); i++)
-		o += snprintf(line + o, sizeof(line) - o, " %s %ld", mine[i]->name,
-			      mine[i]->writes);
+		o += snprintf(line + o, sizeof(line) - o, " %s %ld (%.0f ms)",
+			      mine[i]->name, mine[i]->writes, mine[i]->writes ?
+			      1000 * mine[i]->busy / mine[i]->writes : 0.0);
 	printf("%s\n", line);
 }
 
@@ -1756,9 +1764,9 @@ static void writer(struct target **mine, int n, int cpu, int out_fd)
 		st.accepted += mine[i]->accepted;
 		st.rejected += mine[i]->rejected;
 		st.checks += mine[i]->checks;
-		printf("fh-fuzz: %s: %ld writes (%ld accepted, %ld rejected), %ld checks%s\n",
+		printf("fh-fuzz: %s: %ld writes (%ld accepted, %ld rejected), %ld checks, %.0f s%s\n",
 		       mine[i]->name, mine[i]->writes, mine[i]->accepted, mine[i]->rejected,
-		       mine[i]->checks, mine[i]->writes < writes_per_file ?
+		       mine[i]->checks, mine[i]->busy, mine[i]->writes < writes_per_file ?
 		       ", stopped by the time limit" : "");
 	}
 	if (write(out_fd, &st, sizeof(st)) != sizeof(st))
