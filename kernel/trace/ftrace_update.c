@@ -61,18 +61,6 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 	return 0;
 }
 
-/**
- * ftrace_rec_recount - a record's flags, recounted against a list of ops
- * @flags: the record's flags now
- * @ip: its call site
- * @list: the ops to count: ftrace_ops_list (or a test's own list)
- *
- * Return: @flags with the count of ops that want @ip, what they need
- * (REGS, IPMODIFY, DIRECT) and, when exactly one does, its trampoline
- * slot (TRAMP) recomputed; the site's current state (FTRACE_REC_SITE) and
- * FREED are kept, the TOUCHED mark is cleared.  A freed record is wanted
- * by nobody.
- */
 /*
  * ftrace_ops_wants(), without the call for an ops that wants every site
  * (the function tracer's usual case): a full recount asks it per record.
@@ -87,6 +75,18 @@ static __always_inline bool ops_wants(struct ftrace_ops *op, unsigned long ip)
 	return ftrace_ops_wants(op, ip);
 }
 
+/**
+ * ftrace_rec_recount - a record's flags, recounted against a list of ops
+ * @flags: the record's flags now
+ * @ip: its call site
+ * @list: the ops to count: ftrace_ops_list (or a test's own list)
+ *
+ * Return: @flags with the count of ops that want @ip, what they need
+ * (REGS, IPMODIFY, DIRECT) and, when exactly one does, its trampoline
+ * slot (TRAMP) recomputed; the site's current state (FTRACE_REC_SITE) and
+ * FREED are kept, the TOUCHED mark is cleared.  A freed record is wanted
+ * by nobody.
+ */
 u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 {
 	struct ftrace_ops *op, *only = NULL;
