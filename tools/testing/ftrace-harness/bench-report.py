@@ -64,7 +64,13 @@ kernels, in percent ('-' with one boot).
                    buffer refuses the event), so no return is hooked.
                    The parts: 'site, trampoline, dispatch' = empty ops;
                    'tracer callback' = tracing off - empty ops; 'ring
-                   buffer' = function - tracing off.
+                   buffer' = function - tracing off.  They hold where the
+                   empty ops and the function tracer take the same path.
+                   Stock arm64 (6.1: no per-ops trampolines) calls an ops
+                   of a module (the empty one) through the list
+                   function and the function tracer's directly, so its
+                   first two parts there are wrong: the list function
+                   counts in the first and is taken out of the second.
 Ratios below 1.00 mean the first kernel is smaller or faster.
 """
 import os
