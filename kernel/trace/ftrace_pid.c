@@ -261,8 +261,11 @@ static ssize_t pid_write(struct file *file, const char __user *ubuf,
 	mutex_unlock(&ftrace_lock);
 	if (ret < 0)
 		return ret;
-	synchronize_rcu_tasks_rude();
-	trace_pid_list_free(old);
+	/* Only a list that readers may still hold needs the wait. */
+	if (old) {
+		synchronize_rcu_tasks_rude();
+		trace_pid_list_free(old);
+	}
 	*ppos += ret;
 	return ret;
 }
