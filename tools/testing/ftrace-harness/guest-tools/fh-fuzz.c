@@ -601,7 +601,7 @@ static double deadline;
  * and a stuck one look the same until it ends.
  */
 static double progress_every = 300;
-static double started;
+static double started;		/* when main() began */
 
 static struct target *add_target(const char *rel, enum kind kind)
 {
@@ -1951,7 +1951,7 @@ int main(int argc, char **argv)
 	struct target *a[16], *b[16];
 	int na = 0, nb = 0, status, fds[2], failed = 0;
 	struct stats total = {}, st;
-	double limit = 0, t0;
+	double limit = 0;
 	uint64_t seed = 0;
 	pid_t pa, pb, pc;
 	char *p;
@@ -1990,8 +1990,7 @@ int main(int argc, char **argv)
 	printf("fh-fuzz: seed %llu (rerun with --seed %llu)\n",
 	       (unsigned long long)seed, (unsigned long long)seed);
 
-	t0 = now();
-	started = t0;
+	started = now();
 	p = path_of("available_filter_functions");
 	load_functions(p);
 	free(p);
@@ -2127,7 +2126,7 @@ int main(int argc, char **argv)
 	restore();
 	printf("fh-fuzz: files %ld, writes per file %ld, writes %ld (accepted %ld, rejected %ld), checks %ld, %.0f s%s\n",
 	       total.files, writes_per_file, total.writes, total.accepted, total.rejected,
-	       total.checks, now() - t0, failed ? ", FAILED" : "");
+	       total.checks, now() - started, failed ? ", FAILED" : "");
 	return failed;
 }
 
