@@ -62,9 +62,13 @@ int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash)
 		rcu_assign_pointer(h->notrace_hash, hash);
 	else
 		rcu_assign_pointer(h->filter_hash, hash);
-	/* Readers run with preemption disabled, in the graph entry callback. */
-	synchronize_rcu();
-	ftrace_hash_free(old);
+	/*
+	 * Readers run with preemption disabled in the graph entry callback,
+	 * also on the idle path, where RCU does not watch: the old set goes
+	 * after an RCU-tasks-rude grace period, which the writer need not
+	 * wait for.
+	 */
+	ftrace_hash_free_rude(old);
 	return 0;
 }
 

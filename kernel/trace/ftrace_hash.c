@@ -83,6 +83,27 @@ void ftrace_hash_free(struct ftrace_hash *hash)
 	kfree(hash);
 }
 
+static void hash_free_rcu(struct rcu_head *rcu)
+{
+	ftrace_hash_free(container_of(rcu, struct ftrace_hash, rcu));
+}
+
+/**
+ * ftrace_hash_free_rude - free a hash once no CPU can be reading it
+ * @hash: the hash (may be NULL), unpublished
+ *
+ * The call path reads hashes with preemption disabled, also where RCU
+ * does not watch (idle, entry code): an RCU-tasks-rude grace period
+ * covers every such reader.  The caller does not wait for it, as
+ * upstream does not wait for the call_rcu() of its old hashes: a filter
+ * write would otherwise hold ftrace_lock across work queued on every CPU.
+ */
+void ftrace_hash_free_rude(struct ftrace_hash *hash)
+{
+	if (hash)
+		call_rcu_tasks_rude(&hash->rcu, hash_free_rcu);
+}
+
 /**
  * ftrace_lookup_ip - the entry of an address
  * @hash: the hash (may be NULL or empty)

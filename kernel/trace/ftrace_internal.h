@@ -158,6 +158,7 @@ unsigned int ftrace_group_trim(struct ftrace_group *g);
 #define FTRACE_HASH_MAX_BITS	12
 
 struct ftrace_hash *ftrace_hash_alloc(unsigned int size_bits);
+void ftrace_hash_free_rude(struct ftrace_hash *hash);
 struct ftrace_hash *ftrace_hash_copy(struct ftrace_hash *src);
 void ftrace_hash_free(struct ftrace_hash *hash);
 void ftrace_hash_clear(struct ftrace_hash *hash);

@@ -21,6 +21,7 @@
 
 #include "trace.h"
 #include "ftrace_internal.h"
+#include "ftrace_wants.h"
 
 /* What it covers, and the lock order: ftrace_internal.h. */
 DEFINE_MUTEX(ftrace_lock);
@@ -65,26 +66,6 @@ void ftrace_ops_init(struct ftrace_ops *ops)
 	ops->func_hash = &ops->local_hash;
 }
 
-/*
- * The body of ftrace_ops_wants(), inline in the list function: an ops
- * with empty hashes (the function tracer's usual case) costs two loads
- * there, where a call to ftrace_ops_wants() and one to ftrace_lookup_ip()
- * for the empty notrace hash cost about 25 instructions per ops and call
- * on arm64 (pointer authentication, frame records).
- */
-static __always_inline bool ops_wants(struct ftrace_ops *ops, unsigned long ip)
-{
-	struct ftrace_hash *filter, *notr;
-
-	if (!ops->func_hash)
-		return true;
-	filter = rcu_dereference_raw(ops->func_hash->filter_hash);
-	notr = rcu_dereference_raw(ops->func_hash->notrace_hash);
-	if (!ftrace_hash_empty(filter) && !ftrace_lookup_ip(filter, ip))
-		return false;
-	return ftrace_hash_empty(notr) || !ftrace_lookup_ip(notr, ip);
-}
-
 /**
  * ftrace_ops_wants - whether an ops wants a call site
  * @ops: the ops
@@ -96,7 +77,7 @@ static __always_inline bool ops_wants(struct ftrace_ops *ops, unsigned long ip)
  */
 bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip)
 {
-	return ops_wants(ops, ip);
+	return __ftrace_ops_wants(ops, ip);
 }
 
 /**
@@ -163,7 +144,7 @@ void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 
 	for_each_ftrace_op(op, ftrace_ops_list) {
 		if (op->role != FTRACE_ROLE_SITES && pid_ok(op) &&
-		    ops_wants(op, ip))
+		    __ftrace_ops_wants(op, ip))
 			op->func(ip, parent_ip, op, fregs);
 	}
 
@@ -574,19 +555,27 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 	if (live) {
 		if (!ftrace_dead)
 			ret = ftrace_apply_touched();
-		synchronize_rcu_tasks_rude();
-		unlinked_unsynced = false;
 	} else {
 		/* Unregistered: but a CPU may still read the old hashes. */
 		ftrace_sync_unlinked();
 	}
+	/*
+	 * A live ops' old hashes go after a grace period nobody waits for
+	 * (see ftrace_hash_free_rude()); an unused one's at once.
+	 */
 	if (filter) {
-		ftrace_hash_free(old_filter);
+		if (live)
+			ftrace_hash_free_rude(old_filter);
+		else
+			ftrace_hash_free(old_filter);
 		if (!hash_kept(filter))
 			ftrace_hash_free(filter);
 	}
 	if (notr) {
-		ftrace_hash_free(old_notrace);
+		if (live)
+			ftrace_hash_free_rude(old_notrace);
+		else
+			ftrace_hash_free(old_notrace);
 		if (!hash_kept(notr))
 			ftrace_hash_free(notr);
 	}

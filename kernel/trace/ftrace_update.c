@@ -21,6 +21,7 @@
 
 #include "trace.h"
 #include "ftrace_internal.h"
+#include "ftrace_wants.h"
 
 static ftrace_func_t cur_callback = ftrace_stub;
 
@@ -61,20 +62,6 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 	return 0;
 }
 
-/*
- * ftrace_ops_wants(), without the call for an ops that wants every site
- * (the function tracer's usual case): a full recount asks it per record.
- */
-static __always_inline bool ops_wants(struct ftrace_ops *op, unsigned long ip)
-{
-	struct ftrace_ops_hash *h = op->func_hash;
-
-	if (h && ftrace_hash_empty(rcu_dereference_raw(h->filter_hash)) &&
-	    ftrace_hash_empty(rcu_dereference_raw(h->notrace_hash)))
-		return true;
-	return ftrace_ops_wants(op, ip);
-}
-
 /**
  * ftrace_rec_recount - a record's flags, recounted against a list of ops
  * @flags: the record's flags now
@@ -96,7 +83,7 @@ u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 	if (flags & FTRACE_REC_FREED)
 		return flags;
 	for_each_ftrace_op(op, list) {
-		if (op->role == FTRACE_ROLE_SITES || !ops_wants(op, ip))
+		if (op->role == FTRACE_ROLE_SITES || !__ftrace_ops_wants(op, ip))
 			continue;
 		count++;
 		only = op;
