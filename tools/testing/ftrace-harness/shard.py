@@ -25,7 +25,9 @@ run takes as long as its slowest guest: the tests are dealt longest
 first, each to the guest with the least work so far, using the seconds
 measured per test in COSTS ('SECONDS TEST' per line, written from a
 timed run by 'timings.py'); a test not listed there counts as
-DEFAULT_COST.  Within a guest the tests keep ftracetest's own order
+DEFAULT_COST.  The first guest of each run also runs the tracers' boot
+self-tests before its share: a line 'SECONDS (boot-self-tests)' in COSTS
+starts that guest with their cost.  Within a guest the tests keep ftracetest's own order
 (sorted paths), so a share reads like a part of the whole suite.  The
 split depends only on the inputs: the same tree gives the same shares.
 """
@@ -33,6 +35,7 @@ import os
 import sys
 
 DEFAULT_COST = 20.0
+BOOT_SELF_TESTS = '(boot-self-tests)'
 
 
 def all_tests(ftdir, lpdir):
@@ -61,8 +64,10 @@ def load_costs(path):
     return costs
 
 
-def split(tests, costs, shards):
-    load = [0.0] * shards
+def split(tests, costs, shards, per_run):
+    # Guest 1 of each run (every per_run-th share) boots the self-tests.
+    head = costs.get(BOOT_SELF_TESTS, 0.0)
+    load = [head if i % per_run == 0 else 0.0 for i in range(shards)]
     share = [[] for _ in range(shards)]
     # Longest first; ties broken by name so the split is stable.
     for t in sorted(tests, key=lambda t: (-costs.get(t, DEFAULT_COST), t)):
@@ -111,7 +116,7 @@ def main():
     if shards < 1:
         sys.exit('shard.py: need at least one shard')
     k, n = part
-    share, load = split(sorted(set(tests)), costs, shards * n)
+    share, load = split(sorted(set(tests)), costs, shards * n, shards)
     mine = slice((k - 1) * shards, k * shards)
     for s, l in zip(share[mine], load[mine]):
         print(' '.join(s))

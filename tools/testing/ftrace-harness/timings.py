@@ -10,7 +10,9 @@ timing-livepatch.txt, and prints 'SECONDS TEST' per test, longest first,
 then the total per guest on stderr.  A case's cost is the time from the
 line before it to its own; a case with an instance run gets both runs'
 time.  The description on a result line is mapped back to the case's
-path through the '# description:' lines of FTRACETEST_DIR/test.d.
+path through the '# description:' lines of FTRACETEST_DIR/test.d.  The
+first guest runs the boot self-tests before its share: how much later
+it starts than the others is printed as '(boot-self-tests)'.
 """
 import os
 import re
@@ -46,6 +48,7 @@ def main():
     results, ftdir = sys.argv[1:3]
     paths = descriptions(ftdir)
     costs = {}
+    starts = {}
     for g in sorted(os.listdir(results)):
         gdir = os.path.join(results, g)
         if not os.path.isdir(gdir):
@@ -61,6 +64,8 @@ def main():
                 name = paths.get(desc, desc)
                 costs[name] = costs.get(name, 0.0) + t - prev
                 total += t - prev
+            if rest == '(start)':
+                starts.setdefault(g, t)
             if m or rest == '(start)':
                 prev = t
         for line in lines_of(os.path.join(gdir, 'timing-livepatch.txt')):
@@ -69,6 +74,9 @@ def main():
             total += float(secs)
         if total:
             sys.stderr.write('timings.py: %s: %.0f s of tests\n' % (g, total))
+    first = starts.pop('guest1', None)
+    if first is not None and starts:
+        costs['(boot-self-tests)'] = max(0.0, first - min(starts.values()))
     print('# Seconds per test measured by make check (make timings); shard.py')
     print('# deals the tests out longest first.  Unlisted tests count as 20 s.')
     for name, secs in sorted(costs.items(), key=lambda kv: (-kv[1], kv[0])):
