@@ -9,7 +9,9 @@
 #   FH_BENCH_ROWS  all (default); percall: the tracing-off and per-call
 #              rows only (stock's boot takes 2 minutes instead of 15,
 #              most of which is its write of 10,000 names); modload: the
-#              tracing-off and module load rows only
+#              tracing-off and module load rows only; switch: the
+#              tracing-off, switch, filter-write and scale rows only; ops:
+#              the tracing-off and Nth-ops registration rows only
 # Writes bench.txt, one 'key value' per line, for bench-report.py.  The
 # guest runs under QEMU's -icount shift=0: every time is a count of
 # executed instructions (with the idle time the clock skips).  A kernel
@@ -51,6 +53,10 @@ bench() {
 		per_call_rows ;;
 	modload)
 		modload_rows ;;
+	switch)
+		switch_rows ;;
+	ops)
+		ops_rows ;;
 	*)
 		switch_rows
 		modload_rows
