@@ -232,24 +232,55 @@ static const char *rec_name(const struct ftrace_group *g,
 }
 
 /*
- * A write of names only is matched against the kernel's records by name
- * lookups (ftrace_match.c); a glob in the write makes it a pass over
- * every record.  Both must give the same hash and hits: for a sample of
- * the kernel's functions, each name alone against the same name with a
- * glob that matches nothing.
+ * @pattern alone (matched by name, if it is a name or a prefix of few
+ * symbols) and with a glob that matches nothing (a pass over every
+ * record): the same hits, the same hash, with @ip in it.
+ */
+static void by_name_as_pass(struct kunit *test, const char *pattern, unsigned long ip)
+{
+	const char * const write[2] = { pattern, "*zz_no_such_function_zz" };
+	struct ftrace_func_entry *entry;
+	unsigned long ha[2], hb[2];
+	struct ftrace_hash *a, *b;
+	int i;
+
+	a = match_write(test, write, 1, ha);
+	b = match_write(test, write, 2, hb);
+	KUNIT_EXPECT_EQ_MSG(test, ha[0], hb[0], "hits of %s", pattern);
+	KUNIT_EXPECT_EQ_MSG(test, a->count, b->count, "sites of %s", pattern);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, ftrace_lookup_ip(a, ip), "%s by name", pattern);
+	ftrace_hash_for_each(a, i, entry)
+		KUNIT_EXPECT_NOT_NULL_MSG(test, ftrace_lookup_ip(b, entry->ip), "%s: %ps",
+					  pattern, (void *)entry->ip);
+	ftrace_hash_free(a);
+	ftrace_hash_free(b);
+}
+
+static int count_prefixed(void *data, const char *name, unsigned long addr)
+{
+	unsigned int *n = data;
+
+	(*n)++;
+	return 0;
+}
+
+/*
+ * A write of names and prefixes only is matched against the kernel's
+ * records by name lookups (ftrace_match.c); a glob in the write makes it
+ * a pass over every record.  Both must agree (by_name_as_pass()): for a
+ * sample of the kernel's functions, each name, then its first six
+ * characters as a prefix.  Some of the prefixes must start few enough
+ * symbols to go by name (ftrace_match.c's limit, 2,048).
  */
 static void match_by_name_as_pass(struct kunit *test)
 {
 	enum { SAMPLES = 64 };
-	const char *write[2] = { NULL, "zz_no_such_function_zz*" };
-	struct ftrace_func_entry *entry;
-	unsigned long ha[2], hb[2], n = 0, *ips;
-	struct ftrace_hash *a, *b;
+	unsigned long n = 0, *ips;
 	struct ftrace_group *g;
 	struct dyn_ftrace *rec;
-	unsigned int k = 0, j;
+	unsigned int k = 0, j, few = 0;
 	char (*names)[KSYM_NAME_LEN];
-	int i;
+	char prefix[8];
 
 	names = kunit_kcalloc(test, SAMPLES, KSYM_NAME_LEN, GFP_KERNEL);
 	ips = kunit_kcalloc(test, SAMPLES, sizeof(*ips), GFP_KERNEL);
@@ -270,19 +301,42 @@ static void match_by_name_as_pass(struct kunit *test)
 	KUNIT_EXPECT_GT(test, k, 10U);
 
 	for (j = 0; j < k; j++) {
-		write[0] = names[j];
-		a = match_write(test, write, 1, ha);
-		b = match_write(test, write, 2, hb);
-		KUNIT_EXPECT_EQ_MSG(test, ha[0], hb[0], "hits of %s", names[j]);
-		KUNIT_EXPECT_EQ_MSG(test, a->count, b->count, "sites of %s", names[j]);
-		KUNIT_EXPECT_NOT_NULL_MSG(test, ftrace_lookup_ip(a, ips[j]), "%s by name",
-					  names[j]);
-		ftrace_hash_for_each(a, i, entry)
-			KUNIT_EXPECT_NOT_NULL_MSG(test, ftrace_lookup_ip(b, entry->ip), "%s: %ps",
-						  names[j], (void *)entry->ip);
-		ftrace_hash_free(a);
-		ftrace_hash_free(b);
+		unsigned int syms = 0;
+
+		by_name_as_pass(test, names[j], ips[j]);
+		snprintf(prefix, sizeof(prefix), "%.6s*", names[j]);
+		by_name_as_pass(test, prefix, ips[j]);
+		prefix[strlen(prefix) - 1] = '\0';
+		kallsyms_on_each_prefix_symbol(count_prefixed, prefix, &syms);
+		few += syms <= 2048;
 	}
+	KUNIT_EXPECT_GT(test, few, 0U);
+}
+
+struct prefixed {
+	unsigned long	addr;		/* vfs_read's, once visited */
+	unsigned int	wrong;		/* names visited without the prefix */
+};
+
+static int find_prefixed(void *data, const char *name, unsigned long addr)
+{
+	struct prefixed *p = data;
+
+	p->wrong += strncmp(name, "vfs_rea", 7) != 0;
+	if (!strcmp(name, "vfs_read"))
+		p->addr = addr;
+	return 0;
+}
+
+/* kallsyms_on_each_prefix_symbol() (patch 0013): what the prefixes use. */
+static void match_prefix_symbols(struct kunit *test)
+{
+	struct prefixed p = { };
+
+	KUNIT_EXPECT_EQ(test, kallsyms_on_each_prefix_symbol(find_prefixed, "vfs_rea", &p), 0);
+	KUNIT_EXPECT_EQ(test, p.addr, (unsigned long)vfs_read);
+	KUNIT_EXPECT_EQ(test, p.wrong, 0U);
+	KUNIT_EXPECT_EQ(test, kallsyms_on_each_prefix_symbol(find_prefixed, "", &p), -EINVAL);
 }
 
 /* ftrace_lookup_symbols(): BPF's kprobe_multi and fprobe resolve names so. */
@@ -809,6 +863,7 @@ static struct kunit_case glob_cases[] = {
 	KUNIT_CASE(match_glob_and_nothing),
 	KUNIT_CASE(set_filter_needs_a_pattern),
 	KUNIT_CASE(match_by_name_as_pass),
+	KUNIT_CASE(match_prefix_symbols),
 	KUNIT_CASE(match_lookup_symbols),
 	KUNIT_CASE(match_positions),
 	{}

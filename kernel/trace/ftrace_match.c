@@ -9,10 +9,11 @@
  * cost is one name per record plus the globs; the kernel's records get
  * their names from one walk of kallsyms beside them, not one lookup each.
  *
- * A write of names only (no glob, no position) does not even need that
- * pass over the kernel's own records, the bulk of them: each name is
- * looked up in kallsyms' index of names, and only the records at the
- * symbols found have their name checked.
+ * A write of names and prefixes only ("name", "prefix*"; no other glob,
+ * no position) does not even need that pass over the kernel's own
+ * records, the bulk of them: each name or prefix is looked up in
+ * kallsyms' index of names, and only the records at the symbols found
+ * have their name checked.
  */
 #include <linux/kallsyms.h>
 #include <linux/module.h>
@@ -247,18 +248,47 @@ static int apply(struct ftrace_pattern *pat, struct ftrace_hash *hash, unsigned 
 }
 
 /*
+ * The prefixes of a write are matched through kallsyms' index of names
+ * when together they start at most this many symbols' names.  Each
+ * symbol found costs a lookup of its records' names (a binary search and
+ * an expansion), where the pass expands every symbol's name once, in
+ * order: beyond a few thousand symbols (of 60,000 to 150,000) the pass
+ * costs less.
+ */
+#define PREFIX_BY_NAME_MAX	2048
+
+static int count_symbol(void *data, const char *name, unsigned long addr)
+{
+	unsigned int *n = data;
+
+	return ++*n > PREFIX_BY_NAME_MAX;
+}
+
+/*
+ * Whether @pat is a prefix, and the symbols it starts, with the @n that
+ * the write's earlier prefixes start, are few enough.
+ */
+static bool few_with_prefix(const struct ftrace_pattern *pat, unsigned int *n)
+{
+	return pat->func.type == MATCH_FRONT_ONLY && pat->func.len &&
+	       !kallsyms_on_each_prefix_symbol(count_symbol, pat->func.search, n);
+}
+
+/*
  * Whether the kernel's records can be matched by name lookups alone:
- * every pattern that admits them is an exact name, and none is a
- * position (positions count every record, so they need the pass).
+ * every pattern that admits them is an exact name or a prefix of few
+ * symbols, and none is a position (positions count every record, so
+ * they need the pass).
  */
 static bool kernel_by_name(struct list_head *patterns)
 {
 	struct ftrace_pattern *pat;
+	unsigned int n = 0;
 
 	list_for_each_entry(pat, patterns, list) {
 		if (pat->func.type == MATCH_INDEX)
 			return false;
-		if (!pat->exact && module_ok(pat, NULL))
+		if (!pat->exact && module_ok(pat, NULL) && !few_with_prefix(pat, &n))
 			return false;
 	}
 	return true;
@@ -271,19 +301,19 @@ struct by_name {
 };
 
 /*
- * kallsyms_on_each_match_symbol() callback: @addr is a symbol named as
- * the pattern.  A record takes the name of the last symbol at or below
- * it (the first of aliases at one address), so the records of this
- * symbol are the first ones from @addr on that the lookup places in the
- * symbol at @addr under the pattern's name; the same lookup a pass would
- * make decides, and aliases come out as in a pass.  The symbol's start
- * is checked too: two functions of one name can follow each other with
- * no traceable function between them (arm64's two gic_handle_irq, both
- * in .irqentry.text), and each must count its own records only.
+ * The records of the symbol @sym at @addr, for a pattern that matches
+ * @sym.  A record takes the name of the last symbol at or below it (the
+ * first of aliases at one address), so the records of this symbol are
+ * the first ones from @addr on that the lookup places in the symbol at
+ * @addr under the name @sym; the same lookup a pass would make decides,
+ * and aliases come out as in a pass: of two aliases that both match a
+ * prefix, only the one the lookup gives takes the records.  The symbol's
+ * start is checked too: two functions of one name can follow each other
+ * with no traceable function between them (arm64's two gic_handle_irq,
+ * both in .irqentry.text), and each must count its own records only.
  */
-static int by_name_symbol(void *data, unsigned long addr)
+static int by_name_records(struct by_name *bn, unsigned long addr, const char *sym)
 {
-	struct by_name *bn = data;
 	unsigned long size, offset;
 	struct ftrace_group *g;
 	struct dyn_ftrace *rec;
@@ -301,7 +331,7 @@ static int by_name_symbol(void *data, unsigned long addr)
 			if (ip < addr)
 				continue;
 			name = kallsyms_lookup(ip, &size, &offset, &modname, bn->buf);
-			if (!name || ip - offset != addr || strcmp(name, bn->pat->func.search))
+			if (!name || ip - offset != addr || strcmp(name, sym))
 				break;
 			if (rec->flags & FTRACE_REC_FREED)
 				continue;
@@ -312,6 +342,20 @@ static int by_name_symbol(void *data, unsigned long addr)
 		}
 	}
 	return 0;
+}
+
+/* kallsyms_on_each_match_symbol() callback: a symbol of the pattern's name. */
+static int by_name_symbol(void *data, unsigned long addr)
+{
+	struct by_name *bn = data;
+
+	return by_name_records(bn, addr, bn->pat->func.search);
+}
+
+/* kallsyms_on_each_prefix_symbol() callback: a symbol the prefix starts. */
+static int by_prefix_symbol(void *data, const char *name, unsigned long addr)
+{
+	return by_name_records(data, addr, name);
 }
 
 /*
@@ -325,9 +369,14 @@ static int match_kernel_by_name(struct list_head *patterns, struct ftrace_hash *
 	int ret;
 
 	list_for_each_entry(bn.pat, patterns, list) {
-		if (!bn.pat->exact || !module_ok(bn.pat, NULL))
+		if (!module_ok(bn.pat, NULL))
 			continue;
-		ret = kallsyms_on_each_match_symbol(by_name_symbol, bn.pat->func.search, &bn);
+		if (bn.pat->exact)
+			ret = kallsyms_on_each_match_symbol(by_name_symbol,
+							    bn.pat->func.search, &bn);
+		else
+			ret = kallsyms_on_each_prefix_symbol(by_prefix_symbol,
+							     bn.pat->func.search, &bn);
 		if (ret)
 			return ret;
 	}
