@@ -378,8 +378,8 @@ BOOTS ?= 2
 BENCH_KERNELS := ours stock floor
 # BENCH_ROWS=percall: the tracing-off and per-call rows only; modload: the
 # tracing-off and module load rows only; switch: the tracing-off, switch,
-# filter-write and scale rows; ops: the tracing-off and Nth-ops rows
-# (job-bench.sh).
+# filter-write and scale rows; ops: the tracing-off and Nth-ops rows;
+# glob: the tracing-off and glob-write rows (job-bench.sh).
 BENCH_ROWS ?= all
 bench: rootfs
 	@for v in $(BENCH_KERNELS); do \

@@ -129,6 +129,12 @@ def boot_figures(vals, dmesg):
         if 'filter_write_%d_ns' % n in vals:
             both('write %d names' % n, 'filter_write_%d' % n)
             f['sites of %d names' % n] = int(vals['filter_write_%d_sites' % n][0])
+    for key, label in (('glob_prefix', "write 'vfs_*'"), ('glob_middle', "write '*vfs_*'"),
+                       ('glob_name', 'write vfs_read')):
+        if key + '_ns' in vals:
+            both(label, key)
+            if key + '_sites' in vals:
+                f['sites of ' + label[6:]] = int(vals[key + '_sites'][0])
     for n in (1, 100, 1000, 10000):
         if 'enable_%d_ns' % n in vals:
             sites = int(vals['enable_%d_sites' % n][0])

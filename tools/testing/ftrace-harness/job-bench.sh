@@ -11,7 +11,8 @@
 #              most of which is its write of 10,000 names); modload: the
 #              tracing-off and module load rows only; switch: the
 #              tracing-off, switch, filter-write and scale rows only; ops:
-#              the tracing-off and Nth-ops registration rows only
+#              the tracing-off and Nth-ops registration rows only; glob:
+#              the tracing-off and glob-write rows only
 # Writes bench.txt, one 'key value' per line, for bench-report.py.  The
 # guest runs under QEMU's -icount shift=0: every time is a count of
 # executed instructions (with the idle time the clock skips).  A kernel
@@ -57,8 +58,11 @@ bench() {
 		switch_rows ;;
 	ops)
 		ops_rows ;;
+	glob)
+		glob_rows ;;
 	*)
 		switch_rows
+		glob_rows
 		modload_rows
 		ops_rows
 		per_call_rows ;;
@@ -95,6 +99,21 @@ switch_rows() {
 			timed disable_$n write $t/current_tracer nop
 		done
 		echo "enable_${n}_sites $(wc -l < $t/set_ftrace_filter)"
+		echo > $t/set_ftrace_filter
+	done
+}
+# One write of one pattern to set_ftrace_filter, the tracer off: a prefix
+# (ours finds its names in kallsyms' sorted index), a glob that needs a
+# look at every function's name, an exact name.
+glob_rows() {
+	for i in $(seq "$rounds"); do
+		timed glob_prefix write $t/set_ftrace_filter 'vfs_*'
+		echo "glob_prefix_sites $(wc -l < $t/set_ftrace_filter)"
+		echo > $t/set_ftrace_filter
+		timed glob_middle write $t/set_ftrace_filter '*vfs_*'
+		echo "glob_middle_sites $(wc -l < $t/set_ftrace_filter)"
+		echo > $t/set_ftrace_filter
+		timed glob_name write $t/set_ftrace_filter vfs_read
 		echo > $t/set_ftrace_filter
 	done
 }
