@@ -501,6 +501,22 @@ static struct ftrace_hash *hash_kept(struct ftrace_hash *hash)
 	return ftrace_hash_empty(hash) ? NULL : hash;
 }
 
+/*
+ * Free the hash @new replaced, and @new itself if it is empty (hash_kept()
+ * put NULL in its place).  A live ops' old hash goes after a grace period
+ * nobody waits for (see ftrace_hash_free_rude()); an unused one's at once.
+ */
+static void hash_replaced(struct ftrace_hash *old, struct ftrace_hash *new,
+			  bool live)
+{
+	if (live)
+		ftrace_hash_free_rude(old);
+	else
+		ftrace_hash_free(old);
+	if (!hash_kept(new))
+		ftrace_hash_free(new);
+}
+
 /**
  * ftrace_ops_set_hashes - give an ops new filter and notrace hashes
  * @ops: the ops (registered or not)
@@ -559,26 +575,10 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 		/* Unregistered: but a CPU may still read the old hashes. */
 		ftrace_sync_unlinked();
 	}
-	/*
-	 * A live ops' old hashes go after a grace period nobody waits for
-	 * (see ftrace_hash_free_rude()); an unused one's at once.
-	 */
-	if (filter) {
-		if (live)
-			ftrace_hash_free_rude(old_filter);
-		else
-			ftrace_hash_free(old_filter);
-		if (!hash_kept(filter))
-			ftrace_hash_free(filter);
-	}
-	if (notr) {
-		if (live)
-			ftrace_hash_free_rude(old_notrace);
-		else
-			ftrace_hash_free(old_notrace);
-		if (!hash_kept(notr))
-			ftrace_hash_free(notr);
-	}
+	if (filter)
+		hash_replaced(old_filter, filter, live);
+	if (notr)
+		hash_replaced(old_notrace, notr, live);
 	return ret;
 }
 
