@@ -116,13 +116,18 @@ SHARDS     ?= 2
 # directory out (it shows only in debug info's compilation directory).
 # KCC=gcc builds without it, and so does a machine where the cache
 # directory cannot be written (the build then goes on without a cache).
+# CCACHE_OK and KMAKE are expanded when a recipe runs, not when make reads
+# this file: on a fresh machine deps.sh installs ccache after that, and a
+# compiler command fixed before it would be "gcc" for the first build and
+# "ccache gcc" for every later one, which kbuild takes as a reason to
+# rebuild every object once more.
 export CCACHE_DIR ?= $(if $(HOME),$(HOME)/.cache/ccache,$(BUILD)/ccache)
-CCACHE_OK  := $(shell command -v ccache >/dev/null && mkdir -p "$(CCACHE_DIR)" 2>/dev/null && \
+CCACHE_OK   = $(shell command -v ccache >/dev/null && mkdir -p "$(CCACHE_DIR)" 2>/dev/null && \
                 [ -w "$(CCACHE_DIR)" ] && echo y)
 KCC        ?= $(if $(CCACHE_OK),ccache )$(CROSS_COMPILE)gcc
 export CCACHE_BASEDIR := $(TOP)
 export CCACHE_NOHASHDIR := 1
-KMAKE      := $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=$(ARCH) LOCALVERSION=-$(VARIANT) \
+KMAKE       = $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=$(ARCH) LOCALVERSION=-$(VARIANT) \
               CC="$(KCC)"
 PHASE      := $(HARNESS)/phase.sh
 
