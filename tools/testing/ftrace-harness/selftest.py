@@ -287,6 +287,27 @@ def test_summary():
         check('summary: expected boot test without a result fails',
               summarize_run(d, nonpass, 'tracer function\ntracer missing\n'),
               (1, '14 passed, 1 failed, 9 skipped'))
+        with open(os.path.join(d, 'dmesg.txt'), 'w') as f:
+            f.write('\n'.join(l for l in DMESG.splitlines() if 'Testing' not in l) +
+                    '\n[    0.100000] Ftrace startup test is disabled due to '
+                    'running kprobe events\n')
+        p = summarize_proc(d, nonpass, 'tracer function\ntracer missing\n')
+        check('summary: self-tests the kernel disabled: one SKIP, its reason',
+              (p.returncode, 'boot: startup self-tests [SKIP]: 2 did not run, '
+               'the kernel disabled them: running kprobe events' in p.stdout,
+               'no result' in p.stdout, p.stdout.strip().splitlines()[-1]),
+              (1, True, False, '6 passed, 1 failed, 5 skipped'))
+        with open(os.path.join(d, 'dmesg.txt'), 'w') as f:
+            f.write(DMESG + '[    9.000000] Ftrace startup test is disabled '
+                    'due to recovering from a hang\n')
+        check('summary: disabled after some ran: the rest is one SKIP',
+              summarize_run(d, nonpass, 'tracer function\ntracer missing\n'),
+              (1, '14 passed, 1 failed, 9 skipped'))
+        check('summary: disabled, none missing: nothing more',
+              summarize_run(d, nonpass, 'tracer function\n'),
+              (0, '14 passed, 0 failed, 9 skipped'))
+        with open(os.path.join(d, 'dmesg.txt'), 'w') as f:
+            f.write(DMESG)
         with open(os.path.join(d, 'ftracetest.txt'), 'w') as f:
             f.write(FTRACETEST.replace('[PASS]', '[UNSUPPORTED]'))
         check('summary: all-UNSUPPORTED ftracetest fails',
