@@ -5,6 +5,8 @@
  *
  * Locking, outermost first:
  *   ops->func_hash->regex_lock  one filter-file user of an ops at a time
+ *   trace_types_lock            (trace.c's) the trace arrays: held by module
+ *                               load and unload to reach every instance's ops
  *   ftrace_lock                 records' counts and flags, the ops list,
  *                               hash replacement of registered ops, groups
  *   text_mutex                  taken by the arch while it patches

@@ -630,21 +630,25 @@ static void purge_ops(struct ftrace_ops *ops, struct ftrace_group *g,
 
 /**
  * ftrace_purge_group - forget sites whose text goes away
- * @g: their group
+ * @g: their group; the records in the range are FREED already
  * @start: first address
  * @end: end of the range (exclusive)
  *
- * Drops their addresses from the hashes of registered ops and of the
- * top-level filter files, so that text loaded there later is not traced
- * by an old filter.
+ * Drops their addresses from the hashes of registered ops and of every
+ * trace array's filter files, so that text loaded there later is not
+ * traced by an old filter.  An instance keeps its files' hashes in its
+ * ops while its function tracer is off, unregistered: purged as well.
+ * (Purging an ops twice finds nothing the second time.)
  *
- * Context: ftrace_lock held.
+ * Context: trace_types_lock and ftrace_lock held.
  */
 void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 			unsigned long end)
 {
+	struct trace_array *tr;
 	struct ftrace_ops *op;
 
+	lockdep_assert_held(&trace_types_lock);
 	ftrace_assert_locked();
 	for (op = rcu_dereference_protected(ftrace_ops_list, 1);
 	     op != &ftrace_list_end;
@@ -652,4 +656,7 @@ void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 		purge_ops(op, g, start, end);
 	if (!ftrace_ops_registered(&global_ops))
 		purge_ops(&global_ops, g, start, end);
+	list_for_each_entry(tr, &ftrace_trace_arrays, list)
+		if (tr->ops && !ftrace_ops_registered(tr->ops))
+			purge_ops(tr->ops, g, start, end);
 }

@@ -731,13 +731,23 @@ void ftrace_release_mod(struct module *mod)
 {
 	struct ftrace_group *g;
 
+	/* trace_types_lock first: the purge reaches every instance's ops. */
+	mutex_lock(&trace_types_lock);
 	mutex_lock(&ftrace_lock);
 	g = mod_group(mod);
 	if (g) {
 		struct dyn_ftrace *rec;
 
-		for_each_group_rec(g, rec)
+		/*
+		 * Retired first, as free_range() does: the purge re-patches
+		 * the sites whose count it changes, and a record that still
+		 * counted would have its call, in text about to be freed,
+		 * checked against a NOP it forgot.
+		 */
+		for_each_group_rec(g, rec) {
 			ftrace_rec_forget(rec);
+			rec_retire(rec);
+		}
 		ftrace_purge_group(g, 0, ULONG_MAX);
 		list_del_rcu(&g->list);
 		ftrace_groups_gen++;
@@ -747,6 +757,7 @@ void ftrace_release_mod(struct module *mod)
 	}
 	ftrace_drop_init_syms(mod);
 	mutex_unlock(&ftrace_lock);
+	mutex_unlock(&trace_types_lock);
 	if (g)
 		ftrace_group_destroy_rcu(g);
 }
@@ -786,6 +797,7 @@ void ftrace_free_mem(struct module *mod, void *start, void *end)
 {
 	struct ftrace_group *g;
 
+	mutex_lock(&trace_types_lock);
 	mutex_lock(&ftrace_lock);
 	for_each_ftrace_group(g) {
 		if (g->mod != mod)
@@ -794,6 +806,7 @@ void ftrace_free_mem(struct module *mod, void *start, void *end)
 		ftrace_number_of_pages -= ftrace_group_trim(g);
 	}
 	mutex_unlock(&ftrace_lock);
+	mutex_unlock(&trace_types_lock);
 }
 
 /**
