@@ -23,6 +23,7 @@ struct ftrace_func_map {
 	struct hlist_node	node;
 	unsigned long		ip;
 	void			*data;
+	struct rcu_head		rcu;
 };
 
 struct ftrace_func_mapper {
@@ -90,10 +91,19 @@ int ftrace_func_mapper_add_ip(struct ftrace_func_mapper *mapper,
 	return 0;
 }
 
+static void map_free_rcu(struct rcu_head *rcu)
+{
+	kfree(container_of(rcu, struct ftrace_func_map, rcu));
+}
+
 /**
  * ftrace_func_mapper_remove_ip - unmap an address no callback can see
  * @mapper: the map
  * @ip: the address
+ *
+ * The probe's callback for another address of the same bucket may be
+ * walking past this entry: it is unlinked for RCU readers and freed
+ * after a grace period that covers callbacks where RCU does not watch.
  *
  * Return: its data, or NULL.
  */
@@ -106,8 +116,8 @@ void *ftrace_func_mapper_remove_ip(struct ftrace_func_mapper *mapper,
 	if (!map)
 		return NULL;
 	data = map->data;
-	hlist_del(&map->node);
-	kfree(map);
+	hlist_del_rcu(&map->node);
+	call_rcu_tasks_rude(&map->rcu, map_free_rcu);
 	return data;
 }
 
@@ -281,8 +291,8 @@ fail:
  * @probe_ops: the probe
  * @data: passed to ->init for each new function
  *
- * Return: how many functions were added (0 if none matched), or a
- * negative errno.
+ * Return: how many functions were added, -EINVAL if none (no match, or
+ * every match has the probe already), or another negative errno.
  */
 int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 				   struct ftrace_probe_ops *probe_ops, void *data)
@@ -297,6 +307,10 @@ int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 	if (!tr)
 		return -EINVAL;
 	mutex_lock(&ftrace_lock);
+	if (ftrace_dead) {
+		mutex_unlock(&ftrace_lock);
+		return -ENODEV;
+	}
 	sites = glob_sites(glob, &ret);
 	if (!sites)
 		goto out;
@@ -318,29 +332,47 @@ int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 	filter = ftrace_hash_copy(probe_filter(probe));
 	if (!filter)
 		goto undo;
+	ret = 0;
+	/*
+	 * A function is in the new filter exactly when ->init() has run for
+	 * it: the filter entry comes first (it may fail), and goes again if
+	 * ->init() fails.  A failure keeps the functions added before it,
+	 * whose data ->init() has linked to the caller's: undoing them
+	 * through ->free() would release what the caller frees on an error
+	 * (trace_events.c's event probes).
+	 */
 	ftrace_hash_for_each(sites, i, entry) {
 		if (ftrace_lookup_ip(filter, entry->ip))
 			continue;
-		if (probe_ops->init) {
+		ret = ftrace_hash_add(filter, entry->ip);
+		if (!ret && probe_ops->init) {
 			ret = probe_ops->init(probe_ops, tr, entry->ip, data, &probe->data);
 			if (ret < 0)
-				break;
+				ftrace_hash_remove(filter, entry->ip);
 		}
-		ret = ftrace_hash_add(filter, entry->ip);
-		if (ret)
-			break;
+		if (ret < 0)
+			goto added;	/* a break would leave only the bucket */
 		count++;
 	}
+added:
 	if (!count) {
+		/* No match, or every match has the probe already. */
 		ftrace_hash_free(filter);
-		ret = ret < 0 ? ret : 0;
+		ret = ret < 0 ? ret : -EINVAL;
 		goto undo;
 	}
-	ret = ftrace_ops_set_hashes(&probe->ops, filter, NULL);
-	if (!ret && !ftrace_ops_registered(&probe->ops))
-		ret = ftrace_startup(&probe->ops, 0);
-	if (!ret)
-		ret = count;
+	/*
+	 * Past ->init() the registration stands.  ftrace was alive when the
+	 * lock was taken, so these can fail only by ftrace dying in this
+	 * very update, which the log reports: the probe then keeps its new
+	 * functions and their data (unregistered if ftrace_startup() gave
+	 * up), as a success leaves them, since on an error the caller frees
+	 * the data they point to.
+	 */
+	if (!ftrace_ops_set_hashes(&probe->ops, filter, NULL) &&
+	    !ftrace_ops_registered(&probe->ops))
+		ftrace_startup(&probe->ops, 0);
+	ret = count;
 	goto out;
 undo:
 	if (created) {
@@ -356,36 +388,56 @@ out:
 	return ret;
 }
 
-/* Take @remove's sites off a probe; free the probe when none are left. */
-static void probe_remove(struct ftrace_func_probe *probe, struct ftrace_hash *remove)
+/*
+ * Take @remove's sites off a probe, and free their data once no CPU can
+ * be in the probe's callback for them; free the probe when none are
+ * left.  Return: 0, or -ENOMEM with nothing changed.
+ */
+static int probe_remove(struct ftrace_func_probe *probe, struct ftrace_hash *remove)
 {
 	struct ftrace_probe_ops *probe_ops = probe->probe_ops;
-	struct ftrace_hash *filter = ftrace_hash_copy(probe_filter(probe));
+	struct ftrace_hash *filter = probe_filter(probe);
 	struct ftrace_func_entry *entry;
+	bool keep = false;
 	unsigned long i;
 
-	if (!filter)
-		return;
-	ftrace_hash_for_each(remove, i, entry)
-		ftrace_hash_remove(filter, entry->ip);
-
-	if (!filter->count) {
-		ftrace_hash_free(filter);
-		ftrace_shutdown(&probe->ops, 0);
-	} else {
+	ftrace_hash_for_each(filter, i, entry)
+		keep = keep || !ftrace_lookup_ip(remove, entry->ip);
+	if (keep) {
+		filter = ftrace_hash_copy(filter);
+		if (!filter)
+			return -ENOMEM;
+		ftrace_hash_for_each(remove, i, entry)
+			ftrace_hash_remove(filter, entry->ip);
 		ftrace_ops_set_hashes(&probe->ops, filter, NULL);
+		/*
+		 * The re-patch stops new calls to the probe on those sites,
+		 * but a CPU may still be in its callback for one of them
+		 * (preemption off, maybe where RCU does not watch), or a task
+		 * preempted in the probe's own trampoline, before the
+		 * callback: both may read the data freed below.  The waits
+		 * of ops_unlink() for a dynamic ops.
+		 */
+		if (probe_ops->free) {
+			synchronize_rcu_tasks_rude();
+			if (IS_ENABLED(CONFIG_PREEMPTION))
+				synchronize_rcu_tasks();
+		}
+	} else if (ftrace_ops_registered(&probe->ops)) {
+		/* A dynamic ops: this waits for its callbacks as well. */
+		ftrace_shutdown(&probe->ops, 0);
 	}
-	/* No CPU runs the probe on those sites any more. */
 	if (probe_ops->free)
 		ftrace_hash_for_each(remove, i, entry)
 			probe_ops->free(probe_ops, probe->tr, entry->ip, probe->data);
-	if (ftrace_ops_registered(&probe->ops))
-		return;
+	if (keep)
+		return 0;
 	list_del(&probe->list);
 	if (probe_ops->free)
 		probe_ops->free(probe_ops, probe->tr, 0, probe->data);
 	ftrace_free_filter_locked(&probe->ops);
 	kfree(probe);
+	return 0;
 }
 
 /**
@@ -430,7 +482,7 @@ int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 	if (!ret && !remove->count)
 		ret = -EINVAL;
 	if (!ret)
-		probe_remove(probe, remove);
+		ret = probe_remove(probe, remove);
 	ftrace_hash_free(remove);
 	ftrace_hash_free(sites);
 out:
