@@ -530,8 +530,9 @@ int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr
 		ip = site->ip;
 		ret = ftrace_arch_patch_site(ip, entry->direct, addr);
 		if (ret)
-			break;
+			goto patched;	/* a break would leave only the bucket */
 	}
+patched:
 	ftrace_arch_patch_end();
 	if (ret) {
 		ftrace_anomaly("patching a direct call", ip, ret);

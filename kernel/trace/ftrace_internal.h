@@ -168,6 +168,7 @@ int ftrace_hash_add(struct ftrace_hash *hash, unsigned long ip);
 bool ftrace_hash_remove(struct ftrace_hash *hash, unsigned long ip);
 unsigned int ftrace_hash_bits_for(unsigned long count);
 
+/* Two loops: a break in the body leaves only the bucket (use a goto). */
 #define ftrace_hash_for_each(hash, i, entry)				\
 	for (i = 0; (hash) && i < (1UL << (hash)->size_bits); i++)	\
 		hlist_for_each_entry(entry, &(hash)->buckets[i], hlist)
