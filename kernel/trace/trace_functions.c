@@ -310,40 +310,77 @@ static struct tracer function_trace __tracer_data = {
 
 /*
  * A counted command keeps, per function, how many more times it may
- * fire, in the probe's map; -1 is unlimited.  Decrementing races with
- * the same probe on another CPU; a lost decrement only fires it once more.
+ * fire, in the probe's map; -1 is unlimited.  The probe may run on
+ * several CPUs at once, and each firing must use up one count exactly.
  */
+static long *probe_count(void *data, unsigned long ip)
+{
+	long *count = data ? (long *)ftrace_func_mapper_find_ip(data, ip) : NULL;
+
+	return count && READ_ONCE(*count) != -1 ? count : NULL;
+}
+
+/* Take one count for a firing (stacktrace, dump, cpudump). */
 static bool count_allows(void *data, unsigned long ip)
 {
-	long *count;
+	long *count = probe_count(data, ip);
+	long left;
 
-	if (!data)
+	if (!count)
 		return true;
-	count = (long *)ftrace_func_mapper_find_ip(data, ip);
-	if (!count || *count == -1)
-		return true;
-	if (*count <= 0)
-		return false;
-	(*count)--;
+	left = READ_ONCE(*count);
+	do {
+		if (left <= 0)
+			return false;
+	} while (!try_cmpxchg(count, &left, left - 1));
 	return true;
+}
+
+/*
+ * traceon and traceoff: a count is one change of the array's state, not
+ * one hit.  CPUs that hit the probe together may all find the state to
+ * change: each changes it (the later ones change nothing) and stores the
+ * count it read, less one, so together they use up one count.  The count
+ * is read before the state, and the state written before the count: a
+ * CPU that reads a count already used up for this change then reads the
+ * state changed too, and leaves both alone.
+ */
+static void probe_set_tracing(struct trace_array *tr, void *data,
+			      unsigned long ip, bool on)
+{
+	long *count = probe_count(data, ip);
+	long left = 0;
+
+	if (count) {
+		left = READ_ONCE(*count);
+		if (left <= 0)
+			return;
+		smp_rmb();	/* the count before the state */
+	}
+	if (tracer_tracing_is_on(tr) == on)
+		return;
+	if (on)
+		tracer_tracing_on(tr);
+	else
+		tracer_tracing_off(tr);
+	if (count) {
+		smp_wmb();	/* the state before the count */
+		WRITE_ONCE(*count, left - 1);
+	}
 }
 
 static void probe_traceon(unsigned long ip, unsigned long parent_ip,
 			  struct trace_array *tr, struct ftrace_probe_ops *ops,
 			  void *data)
 {
-	if (tracer_tracing_is_on(tr) || !count_allows(data, ip))
-		return;
-	tracer_tracing_on(tr);
+	probe_set_tracing(tr, data, ip, true);
 }
 
 static void probe_traceoff(unsigned long ip, unsigned long parent_ip,
 			   struct trace_array *tr, struct ftrace_probe_ops *ops,
 			   void *data)
 {
-	if (!tracer_tracing_is_on(tr) || !count_allows(data, ip))
-		return;
-	tracer_tracing_off(tr);
+	probe_set_tracing(tr, data, ip, false);
 }
 
 static void probe_stacktrace(unsigned long ip, unsigned long parent_ip,
