@@ -654,8 +654,7 @@ void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 	     op != &ftrace_list_end;
 	     op = rcu_dereference_protected(op->next, 1))
 		purge_ops(op, g, start, end);
-	if (!ftrace_ops_registered(&global_ops))
-		purge_ops(&global_ops, g, start, end);
+	/* The top level's tr->ops is global_ops. */
 	list_for_each_entry(tr, &ftrace_trace_arrays, list)
 		if (tr->ops && !ftrace_ops_registered(tr->ops))
 			purge_ops(tr->ops, g, start, end);
