@@ -373,6 +373,8 @@ void ftrace_arch_tramp_free(unsigned long tramp);
 
 void ftrace_probes_show(struct seq_file *m, struct trace_array *tr);
 bool ftrace_probes_exist(struct trace_array *tr);
+void ftrace_probes_purge(struct trace_array *tr, struct ftrace_group *g,
+			 unsigned long start, unsigned long end);
 int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
 		       char *func, char *cmd, char *param, int enable);
 void ftrace_mod_loaded(struct module *mod);

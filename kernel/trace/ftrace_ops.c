@@ -638,9 +638,10 @@ static void purge_ops(struct ftrace_ops *ops, struct ftrace_group *g,
  * trace array's filter files, so that text loaded there later is not
  * traced by an old filter.  An instance keeps its files' hashes in its
  * ops while its function tracer is off, unregistered: purged as well.
- * (Purging an ops twice finds nothing the second time.)
+ * (Purging an ops twice finds nothing the second time.)  The probes of
+ * filter commands give back their per-function data as well.
  *
- * Context: trace_types_lock and ftrace_lock held.
+ * Context: event_mutex, trace_types_lock and ftrace_lock held.
  */
 void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 			unsigned long end)
@@ -650,6 +651,9 @@ void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 
 	lockdep_assert_held(&trace_types_lock);
 	ftrace_assert_locked();
+	/* First: the ops walk below would drop their addresses, not data. */
+	list_for_each_entry(tr, &ftrace_trace_arrays, list)
+		ftrace_probes_purge(tr, g, start, end);
 	for (op = rcu_dereference_protected(ftrace_ops_list, 1);
 	     op != &ftrace_list_end;
 	     op = rcu_dereference_protected(op->next, 1))

@@ -504,6 +504,62 @@ void clear_ftrace_function_probes(struct trace_array *tr)
 	mutex_unlock(&ftrace_lock);
 }
 
+/* The addresses of @probe's functions among @g's sites in [start, end). */
+static struct ftrace_hash *probe_sites_in(struct ftrace_func_probe *probe,
+					  struct ftrace_group *g,
+					  unsigned long start, unsigned long end)
+{
+	struct ftrace_hash *filter = probe_filter(probe), *gone = NULL;
+	struct dyn_ftrace *rec;
+
+	for_each_group_rec(g, rec) {
+		unsigned long ip = ftrace_rec_ip(g, rec);
+
+		if (ip < start || ip >= end || !ftrace_lookup_ip(filter, ip))
+			continue;
+		if (!gone)
+			gone = ftrace_hash_alloc(1);
+		if (!gone || ftrace_hash_add(gone, ip))
+			break;	/* without memory, remove what was found */
+	}
+	return gone;
+}
+
+/**
+ * ftrace_probes_purge - take text that goes away off a trace array's probes
+ * @tr: the trace array
+ * @g: the group of the sites; those in the range are retired already
+ * @start: first address
+ * @end: end of the range (exclusive)
+ *
+ * A probe's function carries data besides its filter entry: a count, or
+ * for enable_event a reference that keeps the event soft-enabled.  Only
+ * ->free() gives that back, so the functions are removed as a
+ * "!func:cmd" write would remove them, and a probe left with none goes.
+ * Dropping just the address (as ftrace_purge_group() does for an ops)
+ * left the data behind, unreachable: the event stayed soft-enabled, and
+ * the same probe set on the module loaded again got EBUSY from its map.
+ * Without memory the generic purge still takes the addresses out.
+ *
+ * Context: event_mutex (event probes' ->free()), trace_types_lock and
+ * ftrace_lock held.
+ */
+void ftrace_probes_purge(struct trace_array *tr, struct ftrace_group *g,
+			 unsigned long start, unsigned long end)
+{
+	struct ftrace_func_probe *probe, *n;
+	struct ftrace_hash *gone;
+
+	lockdep_assert_held(&event_mutex);
+	ftrace_assert_locked();
+	list_for_each_entry_safe(probe, n, &tr->func_probes, list) {
+		gone = probe_sites_in(probe, g, start, end);
+		if (gone && gone->count)
+			probe_remove(probe, gone);
+		ftrace_hash_free(gone);
+	}
+}
+
 /**
  * ftrace_probes_show - list a trace array's probes in set_ftrace_filter
  * @m: the seq_file

@@ -731,7 +731,11 @@ void ftrace_release_mod(struct module *mod)
 {
 	struct ftrace_group *g;
 
-	/* trace_types_lock first: the purge reaches every instance's ops. */
+	/*
+	 * trace_types_lock first: the purge reaches every instance's ops;
+	 * and before it event_mutex, which event probes' ->free() needs.
+	 */
+	mutex_lock(&event_mutex);
 	mutex_lock(&trace_types_lock);
 	mutex_lock(&ftrace_lock);
 	g = mod_group(mod);
@@ -758,6 +762,7 @@ void ftrace_release_mod(struct module *mod)
 	ftrace_drop_init_syms(mod);
 	mutex_unlock(&ftrace_lock);
 	mutex_unlock(&trace_types_lock);
+	mutex_unlock(&event_mutex);
 	if (g)
 		ftrace_group_destroy_rcu(g);
 }
@@ -797,6 +802,7 @@ void ftrace_free_mem(struct module *mod, void *start, void *end)
 {
 	struct ftrace_group *g;
 
+	mutex_lock(&event_mutex);	/* ftrace_purge_group()'s order */
 	mutex_lock(&trace_types_lock);
 	mutex_lock(&ftrace_lock);
 	for_each_ftrace_group(g) {
@@ -807,6 +813,7 @@ void ftrace_free_mem(struct module *mod, void *start, void *end)
 	}
 	mutex_unlock(&ftrace_lock);
 	mutex_unlock(&trace_types_lock);
+	mutex_unlock(&event_mutex);
 }
 
 /**
