@@ -101,6 +101,20 @@ static void set_lists(struct trace_array *tr, struct trace_pid_list *pids,
 		register_trace_sched_switch(pid_sched_switch, tr);
 	else if (!has_any && had_any)
 		unregister_trace_sched_switch(pid_sched_switch, tr);
+	/*
+	 * Lists gone: every CPU traces again, an offline one too.  It may
+	 * have gone down ignoring its last task, and with no sched_switch
+	 * probe left nothing would reset it when it comes back.  (The IPI
+	 * below then sets the online ones again, after any probe still
+	 * running there with the old lists.)
+	 */
+	if (!has_any) {
+		int cpu;
+
+		for_each_possible_cpu(cpu)
+			WRITE_ONCE(per_cpu_ptr(tr->array_buffer.data, cpu)->ftrace_ignore_pid,
+				   FTRACE_PID_TRACE);
+	}
 	on_each_cpu(update_cpu_ipi, tr, 1);
 	ftrace_update_pid_func();
 }
