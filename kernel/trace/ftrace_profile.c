@@ -75,20 +75,27 @@ struct profile_slot *ftrace_profile_find(unsigned long ip)
  */
 void ftrace_profile_count(unsigned long ip)
 {
-	struct profile_slot *s = probe_slot(ip);
+	struct profile_slot *s;
+	unsigned long flags;
 
+	/*
+	 * An interrupt counting on this CPU between the look-up and the
+	 * claim would take the same free slot for another function, whose
+	 * counts this one would then overwrite.
+	 */
+	local_irq_save(flags);
+	s = probe_slot(ip);
 	if (!s) {
 		profiles[smp_processor_id()]->dropped++;
-		return;
-	}
-	if (s->ip == ip) {
+	} else if (s->ip == ip) {
 		s->hits++;
-		return;
+	} else {
+		s->hits = 1;
+		s->time = 0;
+		s->time_sq = 0;
+		WRITE_ONCE(s->ip, ip);
 	}
-	s->hits = 1;
-	s->time = 0;
-	s->time_sq = 0;
-	WRITE_ONCE(s->ip, ip);
+	local_irq_restore(flags);
 }
 
 static void profile_call(unsigned long ip, unsigned long parent_ip,
@@ -141,10 +148,13 @@ static int stat_cmp(const void *a, const void *b)
 {
 	const struct profile_slot *x = a, *y = b;
 
-	/* Timed: the most time first; else the most hits first. */
+	/*
+	 * Timed: the most time first; else the most hits first.  trace_stat
+	 * lists a row before another when the comparison is positive.
+	 */
 	if (fgraph_profile_timed())
-		return x->time > y->time ? -1 : x->time < y->time;
-	return x->hits > y->hits ? -1 : x->hits < y->hits;
+		return (x->time > y->time) - (x->time < y->time);
+	return (x->hits > y->hits) - (x->hits < y->hits);
 }
 
 static int stat_headers(struct seq_file *m)
