@@ -76,6 +76,7 @@ static int give_all_tasks_stacks(void)
 	struct ftrace_ret_stack *batch[STACK_BATCH];
 	struct task_struct *g, *t;
 	int n, used, cpu;
+	bool more;
 
 	do {
 		for (n = 0; n < STACK_BATCH; n++) {
@@ -86,19 +87,25 @@ static int give_all_tasks_stacks(void)
 		if (!n)
 			return -ENOMEM;
 		used = 0;
+		more = false;
 		rcu_read_lock();
 		for_each_process_thread(g, t) {
 			if (t->ret_stack)
 				continue;
-			if (used == n)
-				goto full;
+			if (used == n) {
+				more = true;
+				goto full;	/* two loops: a break leaves one */
+			}
 			fgraph_stack_give(t, batch[used++]);
 		}
 full:
 		rcu_read_unlock();
+		/* A short batch ran out: tasks are left with no stack. */
+		if (more && n < STACK_BATCH)
+			return -ENOMEM;
 		while (used < n)
 			kfree(batch[--n]);
-	} while (used && used == STACK_BATCH);
+	} while (more);
 
 	/* Idle tasks are not on the task list. */
 	for_each_online_cpu(cpu) {
