@@ -12,7 +12,9 @@
  * before it fills it, and a pop releases the slot only after it is done
  * reading it.
  */
+#include <linux/cpuhotplug.h>
 #include <linux/ftrace.h>
+#include <linux/init.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -332,7 +334,8 @@ void ftrace_graph_exit_task(struct task_struct *t)
  *
  * An idle task keeps its stack for good; when its CPU went offline it
  * left hooked calls that never return (play_dead()), so its count starts
- * again from zero.
+ * again from zero.  init_idle() calls this at boot only: a CPU brought
+ * back online gets it from fgraph_idle_prepare().
  */
 void ftrace_graph_init_idle_task(struct task_struct *t, int cpu)
 {
@@ -347,3 +350,25 @@ void ftrace_graph_init_idle_task(struct task_struct *t, int cpu)
 		fgraph_stack_give(t, stack);
 	}
 }
+
+/*
+ * A CPU about to come back online: its idle task went down inside hooked
+ * calls that never return, and each offline cycle would leave a few more
+ * entries until the stack is full and that CPU's idle task (interrupts
+ * taken while it idles included) is never graph-traced again.  Runs on
+ * the CPU that brings it up, before the new one runs any code.
+ */
+static int fgraph_idle_prepare(unsigned int cpu)
+{
+	ftrace_graph_init_idle_task(idle_task(cpu), cpu);
+	return 0;
+}
+
+static int __init fgraph_hotplug_init(void)
+{
+	int ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "trace/fgraph:idle",
+					    fgraph_idle_prepare, NULL);
+
+	return ret < 0 ? ret : 0;
+}
+core_initcall(fgraph_hotplug_init);
