@@ -18,6 +18,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/suspend.h>
 #include <trace/events/sched.h>
 
 #include "trace.h"
@@ -148,6 +149,28 @@ void ftrace_graph_sleep_time_control(bool enable)
 	WRITE_ONCE(fgraph_sleep_time, enable);
 }
 
+/*
+ * Hibernation saves memory from inside a hooked call (swsusp_save()): the
+ * image holds the hibernating task's return stack as it was then, and on
+ * resume that task would return through entries of calls it has already
+ * left.  Its calls are not hooked from the notice until it is over, as
+ * upstream does.  (Not exercised here: the test configs have no
+ * CONFIG_HIBERNATION.)
+ */
+static int fgraph_pm_notify(struct notifier_block *nb, unsigned long state,
+			    void *unused)
+{
+	if (state == PM_HIBERNATION_PREPARE)
+		pause_graph_tracing();
+	else if (state == PM_POST_HIBERNATION)
+		unpause_graph_tracing();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block fgraph_pm_nb = {
+	.notifier_call = fgraph_pm_notify,
+};
+
 /**
  * register_ftrace_graph - start hooking calls for a graph user
  * @gops: the user
@@ -178,8 +201,10 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 
 	WRITE_ONCE(fgraph_user, gops);
 	ret = ftrace_startup(&graph_ops, 0);
-	if (!ret)
+	if (!ret) {
+		register_pm_notifier(&fgraph_pm_nb);
 		goto out;
+	}
 	WRITE_ONCE(fgraph_user, NULL);
 	unregister_trace_sched_switch(fgraph_sched_switch, NULL);
 unwanted:
@@ -201,6 +226,7 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 {
 	mutex_lock(&ftrace_lock);
 	if (fgraph_user == gops) {
+		unregister_pm_notifier(&fgraph_pm_nb);
 		ftrace_shutdown(&graph_ops, 0);
 		WRITE_ONCE(fgraph_user, NULL);
 		WRITE_ONCE(fgraph_stacks_wanted, false);
