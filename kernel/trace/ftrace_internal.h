@@ -269,6 +269,9 @@ void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 			  struct ftrace_hash *notr);
 void ftrace_update_pid_func(void);
+struct ftrace_hash *ftrace_group_hits(struct ftrace_hash *hash,
+				      struct ftrace_group *g,
+				      unsigned long start, unsigned long end);
 void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 			unsigned long end);
 

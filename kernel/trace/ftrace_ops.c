@@ -582,14 +582,30 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 	return ret;
 }
 
-/* Remove the addresses of one group's sites in [start, end) from a hash. */
-static struct ftrace_hash *purged_copy(struct ftrace_hash *hash,
-				       struct ftrace_group *g,
-				       unsigned long start, unsigned long end)
+/**
+ * ftrace_group_hits - a hash's addresses among a group's sites in a range
+ * @hash: the hash to look in; NULL or empty finds nothing
+ * @g: the group
+ * @start: first address
+ * @end: end of the range (exclusive)
+ *
+ * What a purge of [@start, @end) must take out of @hash: the ops purge
+ * below removes them from a copy, the filter commands' purge hands them
+ * to their probe's removal.  Without memory the result holds what was
+ * found until then, so that a purge still takes out what it can.
+ *
+ * Context: ftrace_lock held.
+ * Return: a new hash of those addresses, or NULL if none was found (or
+ * there was no memory for the first).
+ */
+struct ftrace_hash *ftrace_group_hits(struct ftrace_hash *hash,
+				      struct ftrace_group *g,
+				      unsigned long start, unsigned long end)
 {
-	struct ftrace_hash *copy = NULL;
+	struct ftrace_hash *hits = NULL;
 	struct dyn_ftrace *rec;
 
+	ftrace_assert_locked();
 	if (!hash || !hash->count)
 		return NULL;
 	for_each_group_rec(g, rec) {
@@ -597,13 +613,31 @@ static struct ftrace_hash *purged_copy(struct ftrace_hash *hash,
 
 		if (ip < start || ip >= end || !ftrace_lookup_ip(hash, ip))
 			continue;
-		if (!copy) {
-			copy = ftrace_hash_copy(hash);
-			if (!copy)
-				return NULL;
-		}
-		ftrace_hash_remove(copy, ip);
+		if (!hits)
+			hits = ftrace_hash_alloc(1);
+		if (!hits || ftrace_hash_add(hits, ip))
+			break;
 	}
+	return hits;
+}
+
+/* A copy of @hash without the group's sites in [start, end), or NULL. */
+static struct ftrace_hash *purged_copy(struct ftrace_hash *hash,
+				       struct ftrace_group *g,
+				       unsigned long start, unsigned long end)
+{
+	struct ftrace_hash *hits = ftrace_group_hits(hash, g, start, end);
+	struct ftrace_hash *copy = NULL;
+	struct ftrace_func_entry *entry;
+	unsigned long i;
+
+	if (!hits)
+		return NULL;
+	copy = ftrace_hash_copy(hash);
+	if (copy)
+		ftrace_hash_for_each(hits, i, entry)
+			ftrace_hash_remove(copy, entry->ip);
+	ftrace_hash_free(hits);
 	return copy;
 }
 

@@ -504,27 +504,6 @@ void clear_ftrace_function_probes(struct trace_array *tr)
 	mutex_unlock(&ftrace_lock);
 }
 
-/* The addresses of @probe's functions among @g's sites in [start, end). */
-static struct ftrace_hash *probe_sites_in(struct ftrace_func_probe *probe,
-					  struct ftrace_group *g,
-					  unsigned long start, unsigned long end)
-{
-	struct ftrace_hash *filter = probe_filter(probe), *gone = NULL;
-	struct dyn_ftrace *rec;
-
-	for_each_group_rec(g, rec) {
-		unsigned long ip = ftrace_rec_ip(g, rec);
-
-		if (ip < start || ip >= end || !ftrace_lookup_ip(filter, ip))
-			continue;
-		if (!gone)
-			gone = ftrace_hash_alloc(1);
-		if (!gone || ftrace_hash_add(gone, ip))
-			break;	/* without memory, remove what was found */
-	}
-	return gone;
-}
-
 /**
  * ftrace_probes_purge - take text that goes away off a trace array's probes
  * @tr: the trace array
@@ -553,8 +532,8 @@ void ftrace_probes_purge(struct trace_array *tr, struct ftrace_group *g,
 	lockdep_assert_held(&event_mutex);
 	ftrace_assert_locked();
 	list_for_each_entry_safe(probe, n, &tr->func_probes, list) {
-		gone = probe_sites_in(probe, g, start, end);
-		if (gone && gone->count)
+		gone = ftrace_group_hits(probe_filter(probe), g, start, end);
+		if (gone)
 			probe_remove(probe, gone);
 		ftrace_hash_free(gone);
 	}
