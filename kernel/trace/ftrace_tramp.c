@@ -378,6 +378,7 @@ void ftrace_tramps_stop(void)
  */
 unsigned long ftrace_tramp_addr(unsigned int slot)
 {
+	ftrace_assert_locked();
 	return tramps[slot] ? tramps[slot]->mem : 0;
 }
 
@@ -390,6 +391,7 @@ unsigned long ftrace_tramp_addr(unsigned int slot)
  */
 ftrace_func_t ftrace_tramp_func(unsigned int slot)
 {
+	ftrace_assert_locked();
 	return tramps[slot]->func;
 }
 
@@ -405,6 +407,7 @@ ftrace_func_t ftrace_tramp_func(unsigned int slot)
  */
 ftrace_func_t ftrace_tramp_ops_func(unsigned int slot)
 {
+	ftrace_assert_locked();
 	return tramps[slot]->ops ? tramps[slot]->ops->func : NULL;
 }
 
@@ -422,6 +425,7 @@ void ftrace_tramp_sites(unsigned int slot, int delta)
 {
 	struct ftrace_tramp *t;
 
+	ftrace_assert_locked();
 	if (!slot)
 		return;
 	t = tramps[slot];
