@@ -4,9 +4,11 @@
  * of every function the top-level filter allows, per CPU, and
  * trace_stat/functionN lists them by hit count.
  *
- * Each CPU has a fixed open-addressing table written only by that CPU
- * with preemption off, so counting takes no lock and never allocates.
- * Calls of functions that find no free slot are counted as dropped.
+ * Each CPU has an open-addressing table written only by that CPU with
+ * interrupts off, so counting takes no lock and never allocates.  It is
+ * sized at the first start from the number of functions (at most four
+ * fifths full if every one is called); calls of a function that finds no
+ * slot within PROFILE_PROBES are counted as dropped, and said at stop.
  * With the function graph tracer built, the profiler is a graph user
  * (fgraph_profile.c) and also sums each function's time: the list then
  * shows time, average and variance, sorted by time.
@@ -20,18 +22,19 @@
 #include "trace_stat.h"
 #include "ftrace_internal.h"
 
-#define PROFILE_BITS	13
-#define PROFILE_SLOTS	(1U << PROFILE_BITS)
-#define PROFILE_PROBES	16
+#define PROFILE_MIN_BITS	10
+#define PROFILE_PROBES		64
 
 struct profile_cpu {
 	struct tracer_stat	stat;
 	char			name[24];
 	unsigned long		dropped;
-	struct profile_slot	slots[PROFILE_SLOTS];
+	struct profile_slot	*slots;
 };
 
 static struct profile_cpu **profiles;
+/* Every CPU's table has 1 << profile_bits slots, fixed once allocated. */
+static unsigned int profile_bits;
 static DEFINE_MUTEX(profile_lock);
 static bool profile_enabled;
 
@@ -42,10 +45,11 @@ static bool profile_enabled;
 static struct profile_slot *probe_slot(unsigned long ip)
 {
 	struct profile_cpu *pc = profiles[smp_processor_id()];
-	unsigned int i, h = hash_long(ip, PROFILE_BITS);
+	unsigned int i, h = hash_long(ip, profile_bits);
+	unsigned int mask = (1U << profile_bits) - 1;
 
 	for (i = 0; i < PROFILE_PROBES; i++) {
-		struct profile_slot *s = &pc->slots[(h + i) & (PROFILE_SLOTS - 1)];
+		struct profile_slot *s = &pc->slots[(h + i) & mask];
 
 		if (s->ip == ip || !s->ip)
 			return s;
@@ -111,7 +115,7 @@ static struct ftrace_ops profile_ops = {
 
 static void *next_used(struct profile_cpu *pc, struct profile_slot *s)
 {
-	for (; s < pc->slots + PROFILE_SLOTS; s++)
+	for (; s < pc->slots + (1U << profile_bits); s++)
 		if (READ_ONCE(s->ip))
 			return s;
 	return NULL;
@@ -131,7 +135,7 @@ static struct profile_cpu *slot_cpu(struct profile_slot *s)
 	for_each_possible_cpu(cpu) {
 		struct profile_cpu *pc = profiles[cpu];
 
-		if (s >= pc->slots && s < pc->slots + PROFILE_SLOTS)
+		if (s >= pc->slots && s < pc->slots + (1U << profile_bits))
 			return pc;
 	}
 	return NULL;
@@ -184,21 +188,44 @@ static int stat_show(struct seq_file *m, void *p)
 	return 0;
 }
 
+static void profile_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (profiles[cpu])
+			vfree(profiles[cpu]->slots);
+		kfree(profiles[cpu]);
+	}
+	kfree(profiles);
+	profiles = NULL;
+}
+
 static int profile_alloc(void)
 {
+	unsigned long funcs = READ_ONCE(ftrace_update_tot_cnt);
 	int cpu;
 
 	if (profiles)
 		return 0;
+	/*
+	 * Room for every function with a fifth to spare, so that probes
+	 * stay short.  Functions of modules loaded later share the spare.
+	 */
+	profile_bits = max_t(unsigned int, PROFILE_MIN_BITS,
+			     order_base_2(funcs + funcs / 4));
 	profiles = kcalloc(nr_cpu_ids, sizeof(*profiles), GFP_KERNEL);
 	if (!profiles)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		struct profile_cpu *pc = vzalloc(sizeof(*pc));
+		struct profile_cpu *pc = kzalloc(sizeof(*pc), GFP_KERNEL);
 
 		if (!pc)
 			goto nomem;
 		profiles[cpu] = pc;
+		pc->slots = vcalloc(1UL << profile_bits, sizeof(*pc->slots));
+		if (!pc->slots)
+			goto nomem;
 	}
 	for_each_possible_cpu(cpu) {
 		struct profile_cpu *pc = profiles[cpu];
@@ -215,11 +242,19 @@ static int profile_alloc(void)
 	}
 	return 0;
 nomem:
-	for_each_possible_cpu(cpu)
-		vfree(profiles[cpu]);
-	kfree(profiles);
-	profiles = NULL;
+	profile_free();
 	return -ENOMEM;
+}
+
+/* Calls no slot was found for since the start, on every CPU. */
+static unsigned long profile_dropped(void)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += profiles[cpu]->dropped;
+	return n;
 }
 
 static ssize_t profile_write(struct file *file, const char __user *ubuf,
@@ -243,7 +278,8 @@ static ssize_t profile_write(struct file *file, const char __user *ubuf,
 			goto out;
 		/* A new run starts from zero. */
 		for_each_possible_cpu(cpu) {
-			memset(profiles[cpu]->slots, 0, sizeof(profiles[cpu]->slots));
+			memset(profiles[cpu]->slots, 0,
+			       sizeof(*profiles[cpu]->slots) << profile_bits);
 			profiles[cpu]->dropped = 0;
 		}
 		if (fgraph_profile_timed()) {
@@ -259,6 +295,9 @@ static ssize_t profile_write(struct file *file, const char __user *ubuf,
 	}
 	if (!ret)
 		profile_enabled = on;
+	if (!ret && !on && profile_dropped())
+		pr_info("ftrace: the function profile dropped %lu calls: no free slot among %u per CPU\n",
+			profile_dropped(), 1U << profile_bits);
 out:
 	mutex_unlock(&profile_lock);
 	return ret ?: cnt;
