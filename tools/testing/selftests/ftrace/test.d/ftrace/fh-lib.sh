@@ -66,6 +66,20 @@ fh_tramps_at_rest() {
 	echo $_least
 }
 
+# fh_need_cpu1_hotplug: the case ends here as unsupported unless CPU 1
+# can go offline (a single CPU, or no CONFIG_HOTPLUG_CPU), as unresolved
+# unless it is online now with its own per_cpu/cpu1/trace.  Sets ONLINE
+# to CPU 1's online file.
+fh_need_cpu1_hotplug() {
+	ONLINE=/sys/devices/system/cpu/cpu1/online
+	if [ ! -e $ONLINE ]; then
+		echo "no $ONLINE: a single CPU, or no CONFIG_HOTPLUG_CPU"
+		exit_unsupported
+	fi
+	[ "$(cat $ONLINE)" = 1 ] || { echo "CPU 1 is offline before the test"; exit_unresolved; }
+	[ -e per_cpu/cpu1/trace ] || { echo "no per_cpu/cpu1/trace"; exit_unresolved; }
+}
+
 # fh_log_mark NAME: mark the kernel log where a case's work starts.
 fh_log_mark() {
 	FH_LOG_MARK="$1: start $$"
