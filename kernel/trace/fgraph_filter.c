@@ -72,6 +72,39 @@ int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash)
 	return 0;
 }
 
+/**
+ * fgraph_filter_purge - take text that goes away off the graph filters
+ * @g: the group of the sites; those in the range are retired already
+ * @start: first address
+ * @end: end of the range (exclusive)
+ *
+ * Otherwise a function loaded later at a gone one's address would be
+ * traced (or left out) by the old entry.  A set_graph_function emptied
+ * this way keeps selecting nothing, as the purge of set_ftrace_filter
+ * does: read as empty, it must not start tracing every function.
+ *
+ * Context: ftrace_lock held.
+ */
+void fgraph_filter_purge(struct ftrace_group *g, unsigned long start,
+			 unsigned long end)
+{
+	struct ftrace_ops_hash *h = &fgraph_filter_ops.local_hash;
+	struct ftrace_hash *hash;
+
+	ftrace_assert_locked();
+	hash = ftrace_hash_purged(rcu_dereference_protected(h->filter_hash, 1),
+				  g, start, end);
+	if (hash) {
+		if (!hash->count)
+			hash->flags |= FTRACE_HASH_FL_MOD;
+		fgraph_set_filter_hash(false, hash);
+	}
+	hash = ftrace_hash_purged(rcu_dereference_protected(h->notrace_hash, 1),
+				  g, start, end);
+	if (hash)
+		fgraph_set_filter_hash(true, hash);
+}
+
 static int graph_function_open(struct inode *inode, struct file *file)
 {
 	return ftrace_regex_open(NULL, &fgraph_filter_ops, FTRACE_ITER_FILTER,

@@ -272,6 +272,9 @@ void ftrace_update_pid_func(void);
 struct ftrace_hash *ftrace_group_hits(struct ftrace_hash *hash,
 				      struct ftrace_group *g,
 				      unsigned long start, unsigned long end);
+struct ftrace_hash *ftrace_hash_purged(struct ftrace_hash *hash,
+				       struct ftrace_group *g,
+				       unsigned long start, unsigned long end);
 void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 			unsigned long end);
 
@@ -441,9 +444,13 @@ void fgraph_hook_slot(unsigned long ip, unsigned long *slot, unsigned long *retp
 void fgraph_stack_give(struct task_struct *t, struct ftrace_ret_stack *stack);
 bool fgraph_is_filter_ops(struct ftrace_ops *ops);
 int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash);
+void fgraph_filter_purge(struct ftrace_group *g, unsigned long start,
+			 unsigned long end);
 void fgraph_create_files(struct dentry *parent);
 #else
 static inline bool fgraph_is_filter_ops(struct ftrace_ops *ops) { return false; }
+static inline void fgraph_filter_purge(struct ftrace_group *g,
+				       unsigned long start, unsigned long end) { }
 static inline int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash)
 {
 	return -ENODEV;

@@ -621,8 +621,18 @@ struct ftrace_hash *ftrace_group_hits(struct ftrace_hash *hash,
 	return hits;
 }
 
-/* A copy of @hash without the group's sites in [start, end), or NULL. */
-static struct ftrace_hash *purged_copy(struct ftrace_hash *hash,
+/**
+ * ftrace_hash_purged - a hash without a group's sites in a range
+ * @hash: the hash; NULL or empty has none
+ * @g: the group
+ * @start: first address
+ * @end: end of the range (exclusive)
+ *
+ * Context: ftrace_lock held.
+ * Return: a new hash, a copy of @hash without them, or NULL if @hash had
+ * none of them (or there was no memory: the purge is skipped).
+ */
+struct ftrace_hash *ftrace_hash_purged(struct ftrace_hash *hash,
 				       struct ftrace_group *g,
 				       unsigned long start, unsigned long end)
 {
@@ -648,10 +658,10 @@ static void purge_ops(struct ftrace_ops *ops, struct ftrace_group *g,
 
 	if (!ops->func_hash)
 		return;
-	filter = purged_copy(rcu_dereference_protected(ops->func_hash->filter_hash, 1),
-			     g, start, end);
-	notr = purged_copy(rcu_dereference_protected(ops->func_hash->notrace_hash, 1),
-			   g, start, end);
+	filter = ftrace_hash_purged(rcu_dereference_protected(ops->func_hash->filter_hash, 1),
+				    g, start, end);
+	notr = ftrace_hash_purged(rcu_dereference_protected(ops->func_hash->notrace_hash, 1),
+				  g, start, end);
 	/*
 	 * A filter emptied this way must not turn into "trace everything":
 	 * keep it marked as a filter with nothing in it.
@@ -668,8 +678,9 @@ static void purge_ops(struct ftrace_ops *ops, struct ftrace_group *g,
  * @start: first address
  * @end: end of the range (exclusive)
  *
- * Drops their addresses from the hashes of registered ops and of every
- * trace array's filter files, so that text loaded there later is not
+ * Drops their addresses from the hashes of registered ops, of every
+ * trace array's filter files and of the graph filter files (which stock
+ * leaves behind), so that text loaded there later is not
  * traced by an old filter.  An instance keeps its files' hashes in its
  * ops while its function tracer is off, unregistered: purged as well.
  * (Purging an ops twice finds nothing the second time.)  The probes of
@@ -696,4 +707,5 @@ void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 	list_for_each_entry(tr, &ftrace_trace_arrays, list)
 		if (tr->ops && !ftrace_ops_registered(tr->ops))
 			purge_ops(tr->ops, g, start, end);
+	fgraph_filter_purge(g, start, end);
 }
