@@ -34,7 +34,7 @@ struct profile_cpu {
 
 static struct profile_cpu **profiles;
 /* Every CPU's table has 1 << profile_bits slots, fixed once allocated. */
-static unsigned int profile_bits;
+static unsigned int profile_bits __read_mostly;
 static DEFINE_MUTEX(profile_lock);
 static bool profile_enabled;
 
