@@ -618,6 +618,10 @@ struct ftrace_hash *ftrace_group_hits(struct ftrace_hash *hash,
 		if (!hits || ftrace_hash_add(hits, ip))
 			break;
 	}
+	if (hits && !hits->count) {
+		ftrace_hash_free(hits);
+		hits = NULL;
+	}
 	return hits;
 }
 
