@@ -93,14 +93,11 @@ void fgraph_filter_purge(struct ftrace_group *g, unsigned long start,
 
 	ftrace_assert_locked();
 	hash = ftrace_hash_purged(rcu_dereference_protected(h->filter_hash, 1),
-				  g, start, end);
-	if (hash) {
-		if (!hash->count)
-			hash->flags |= FTRACE_HASH_FL_MOD;
+				  g, start, end, true);
+	if (hash)
 		fgraph_set_filter_hash(false, hash);
-	}
 	hash = ftrace_hash_purged(rcu_dereference_protected(h->notrace_hash, 1),
-				  g, start, end);
+				  g, start, end, false);
 	if (hash)
 		fgraph_set_filter_hash(true, hash);
 }

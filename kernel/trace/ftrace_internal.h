@@ -274,7 +274,8 @@ struct ftrace_hash *ftrace_group_hits(struct ftrace_hash *hash,
 				      unsigned long start, unsigned long end);
 struct ftrace_hash *ftrace_hash_purged(struct ftrace_hash *hash,
 				       struct ftrace_group *g,
-				       unsigned long start, unsigned long end);
+				       unsigned long start, unsigned long end,
+				       bool filter);
 void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 			unsigned long end);
 

@@ -631,6 +631,11 @@ struct ftrace_hash *ftrace_group_hits(struct ftrace_hash *hash,
  * @g: the group
  * @start: first address
  * @end: end of the range (exclusive)
+ * @filter: @hash selects functions (a filter, not a notrace hash)
+ *
+ * A filter emptied this way must not turn into "trace everything": the
+ * copy of one is then marked as a filter with nothing in it, as a
+ * filter whose ``:mod:`` entries matched nothing is.
  *
  * Context: ftrace_lock held.
  * Return: a new hash, a copy of @hash without them, or NULL if @hash had
@@ -638,7 +643,8 @@ struct ftrace_hash *ftrace_group_hits(struct ftrace_hash *hash,
  */
 struct ftrace_hash *ftrace_hash_purged(struct ftrace_hash *hash,
 				       struct ftrace_group *g,
-				       unsigned long start, unsigned long end)
+				       unsigned long start, unsigned long end,
+				       bool filter)
 {
 	struct ftrace_hash *hits = ftrace_group_hits(hash, g, start, end);
 	struct ftrace_hash *copy = NULL;
@@ -652,6 +658,8 @@ struct ftrace_hash *ftrace_hash_purged(struct ftrace_hash *hash,
 		ftrace_hash_for_each(hits, i, entry)
 			ftrace_hash_remove(copy, entry->ip);
 	ftrace_hash_free(hits);
+	if (copy && filter && !copy->count)
+		copy->flags |= FTRACE_HASH_FL_MOD;
 	return copy;
 }
 
@@ -663,15 +671,9 @@ static void purge_ops(struct ftrace_ops *ops, struct ftrace_group *g,
 	if (!ops->func_hash)
 		return;
 	filter = ftrace_hash_purged(rcu_dereference_protected(ops->func_hash->filter_hash, 1),
-				    g, start, end);
+				    g, start, end, true);
 	notr = ftrace_hash_purged(rcu_dereference_protected(ops->func_hash->notrace_hash, 1),
-				  g, start, end);
-	/*
-	 * A filter emptied this way must not turn into "trace everything":
-	 * keep it marked as a filter with nothing in it.
-	 */
-	if (filter && !filter->count)
-		filter->flags |= FTRACE_HASH_FL_MOD;
+				  g, start, end, false);
 	if (filter || notr)
 		ftrace_ops_set_hashes(ops, filter, notr);
 }
