@@ -20,6 +20,7 @@
 #include <linux/slab.h>
 #include <linux/suspend.h>
 #include <trace/events/sched.h>
+#include <trace/events/task.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
@@ -32,6 +33,15 @@ EXPORT_SYMBOL_GPL(kill_ftrace_graph);
 
 struct fgraph_ops *fgraph_user __read_mostly;
 bool fgraph_stacks_wanted __read_mostly;
+
+/*
+ * Giving a task on the task list its stack: the task walk and the
+ * task_newtask probe can both find the same new child without one.
+ */
+static DEFINE_RAW_SPINLOCK(fgraph_give_lock);
+
+/* The task_newtask probe is registered (once, for good). */
+static bool fgraph_newtask_on;
 
 /* sleep-time: a hooked call's duration includes the time it slept */
 static bool fgraph_sleep_time = true;
@@ -65,12 +75,73 @@ void ftrace_graph_stop(void)
 	static_branch_enable(&kill_ftrace_graph);
 }
 
+/* Give @t @stack unless it has one by now.  Return: whether it did. */
+static bool give_if_none(struct task_struct *t, struct ftrace_ret_stack *stack)
+{
+	bool given = false;
+
+	raw_spin_lock(&fgraph_give_lock);
+	if (!t->ret_stack) {
+		fgraph_stack_give(t, stack);
+		given = true;
+	}
+	raw_spin_unlock(&fgraph_give_lock);
+	return given;
+}
+
+/*
+ * A child checks fgraph_stacks_wanted in ftrace_graph_init_task(), early
+ * in copy_process(), but is linked on the task list much later, after
+ * copy_mm(), which can sleep (a userfaultfd fork event waits for its
+ * reader).  A registration that raises the flag and walks the list in
+ * between misses the child, which would then never be hooked.
+ * task_newtask fires after the link and before the child first runs.
+ * The barrier pairs with the one in register_ftrace_graph(): either the
+ * walk finds the linked child or this finds the flag raised.
+ */
+static void fgraph_newtask(void *ignore, struct task_struct *t,
+			   unsigned long clone_flags)
+{
+	struct ftrace_ret_stack *stack;
+
+	/* The child's link before the flag's read: see above. */
+	smp_mb();
+	if (!READ_ONCE(fgraph_stacks_wanted) || READ_ONCE(t->ret_stack))
+		return;
+	/* Tracepoint probes run with preemption disabled. */
+	stack = fgraph_stack_alloc(GFP_NOWAIT | __GFP_NOWARN);
+	if (stack && !give_if_none(t, stack))
+		kfree(stack);
+}
+
+/*
+ * Register the task_newtask probe the first time a graph user comes.  It
+ * stays: with no user it reads a flag and returns.  After the grace
+ * period every copy_process() that has not yet reached the tracepoint
+ * calls it, and every one that has was linked before the flag goes up.
+ */
+static int fgraph_newtask_probe(void)
+{
+	int ret;
+
+	if (fgraph_newtask_on)
+		return 0;
+	ret = register_trace_task_newtask(fgraph_newtask, NULL);
+	if (ret)
+		return ret;
+	synchronize_rcu();
+	fgraph_newtask_on = true;
+	return 0;
+}
+
 /*
  * Give every task without a return stack one.  Stacks are allocated in
  * batches outside the task walk (it runs under RCU and cannot sleep),
  * and the walk is repeated until it finds no task left without one.
  * Tasks forked meanwhile get theirs from ftrace_graph_init_task(), which
- * checks fgraph_stacks_wanted, raised before the first walk.
+ * checks fgraph_stacks_wanted, raised before the first walk, or from
+ * fgraph_newtask() if they were forked before it was raised and linked
+ * after the walk passed.
  */
 static int give_all_tasks_stacks(void)
 {
@@ -91,13 +162,14 @@ static int give_all_tasks_stacks(void)
 		more = false;
 		rcu_read_lock();
 		for_each_process_thread(g, t) {
-			if (t->ret_stack)
+			if (READ_ONCE(t->ret_stack))
 				continue;
 			if (used == n) {
 				more = true;
 				goto full;	/* two loops: a break leaves one */
 			}
-			fgraph_stack_give(t, batch[used++]);
+			if (give_if_none(t, batch[used]))
+				used++;
 		}
 full:
 		rcu_read_unlock();
@@ -190,7 +262,12 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 	if (ftrace_graph_is_dead() || ftrace_dead)
 		goto out;
 
+	ret = fgraph_newtask_probe();
+	if (ret)
+		goto out;
 	WRITE_ONCE(fgraph_stacks_wanted, true);
+	/* Pairs with the barrier in fgraph_newtask(). */
+	smp_mb();
 	ret = give_all_tasks_stacks();
 	if (ret)
 		goto unwanted;

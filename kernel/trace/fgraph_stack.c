@@ -297,7 +297,9 @@ void fgraph_stack_give(struct task_struct *t, struct ftrace_ret_stack *stack)
  *
  * Drops the parent's stack and counters inherited by the copy, and gives
  * the child a stack of its own while a graph user is registered.  If that
- * allocation fails the child is simply never hooked.
+ * allocation fails the child is simply never hooked.  A child that asks
+ * here before a user registers, and is linked on the task list after the
+ * registration's walk, is given one by fgraph_ops.c's task_newtask probe.
  */
 void ftrace_graph_init_task(struct task_struct *t)
 {
