@@ -99,6 +99,16 @@ fh_log_clean() {
 	"$FH_LOGSCAN" "$TMPDIR/fh-log.txt" || fail "the kernel complained $1"
 }
 
+# fh_task_lines PID FILE: the lines of that task in FILE, a saved
+# function_graph trace with funcgraph-proc on, by the pid in the task
+# column ("comm-pid  | "; comm may be "<...>" when the task's name was not
+# saved before tracing stopped).  PID may be an -E alternation, "(1|2)",
+# for several tasks at once.  Read the trace once into FILE and pass that:
+# formatting the trace is what costs.
+fh_task_lines() {
+	grep -E -- "-$1 +\\| " "$2" || true
+}
+
 # fh_stop_prog PID: stop a background bpftrace with SIGINT (it prints its
 # maps as it exits) and reap it.  A background job of a non-interactive
 # shell starts with SIGINT ignored until the program sets a handler, and
