@@ -13,6 +13,10 @@
 #   make stress    the reliability cases with their full counts (fuzzer,
 #                  fault injection, churn, hotplug, module cycles, graph
 #                  exit, trampoline W+X)
+#   make boot-loop BOOTS=N
+#                  boot N times with the boot self-tests and KUnit alone,
+#                  keeping the failed boots (for a failure that comes once
+#                  in many boots)
 #   make conformance-golden STOCK=1
 #                  record stock's answers to every file of the core (the
 #                  reference that ftrace/func-conformance.tc compares with)
@@ -132,7 +136,7 @@ KMAKE       = $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=$(ARCH) LOCALVERSION=-$(VARIANT
 PHASE      := $(HARNESS)/phase.sh
 
 .PHONY: all deps rootfs qemu-bpo base tree config kernel test-mods guest-tools ftracetest-dir livepatch-dir harness-selftest check check-arch compare \
-	check-both run bench stress clean distclean conformance-golden timings
+	check-both run bench stress boot-loop clean distclean conformance-golden timings
 
 all: kernel
 
@@ -329,6 +333,15 @@ stress: qemu-bpo
 		$(MAKE) --no-print-directory check-arch SHARDS=1 CASE_SCALE=0 \
 		TIMEOUT=$(if $(filter file,$(origin TIMEOUT)),10800,$(TIMEOUT)) \
 		RESULTS=$(OUT)/results-stress TESTS="$(if $(TESTS),$(TESTS),$(STRESS_TESTS))"
+
+# The kernel booted BOOTS times (20 unless given) with its boot self-tests
+# and KUnit alone, on the QEMU and TCG mode make stress uses; only failed
+# boots are kept, in build/VARIANT/boot-loop/bootK, with the trace buffer
+# of a failed self-test (job-boots.sh).
+boot-loop: kernel rootfs qemu-bpo
+	@FH_QEMU_DIR=$(QEMU_BPO)/usr/bin FH_TCG_THREAD=$(if $(filter ours,$(VARIANT)),multi,single) \
+		$(HARNESS)/boot-loop.sh $(OUT)/$(KIMAGE) $(OUT)/modules $(OUT)/boot-loop \
+		$(if $(filter command line,$(origin BOOTS)),$(BOOTS),20)
 
 # Seconds per test measured by the last 'make check', in the form
 # shard.py reads: copy it over case-costs.txt (case-costs-arm64.txt for
