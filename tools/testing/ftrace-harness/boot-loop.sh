@@ -7,7 +7,7 @@
 # each boot into OUTDIR/bootK, and print one line per boot: whether
 # qemu-run.sh found the log clean, and the dynamic ftrace self-test's
 # line.  For failures that come once in many boots (a boot of ours arm64
-# under multi-threaded TCG failed "Testing dynamic ftrace" once in 43):
+# under multi-threaded TCG failed "Testing dynamic ftrace" once in 53):
 # every failed boot's directory is kept, with the trace buffer of the
 # failed self-test (job-boots.sh).  QEMU and the machine come from the
 # FH_* variables, as for qemu-run.sh.
