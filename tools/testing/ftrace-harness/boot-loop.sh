@@ -24,7 +24,7 @@ for i in $(seq 1 "$n"); do
 		-j "$here/job-boots.sh" -t "${FH_BOOT_LIMIT:-900}" > "$d.log" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] || failed=$((failed + 1))
-	line=$(grep -h 'Testing dynamic ftrace:' "$d/dmesg-all.txt" "$d/console.log" 2>/dev/null | head -n 1)
+	line=$(grep -h 'Testing dynamic ftrace:' "$d/dmesg.txt" "$d/console.log" 2>/dev/null | head -n 1)
 	echo "boot $i: $([ $rc -eq 0 ] && echo clean || echo FAIL) ${line:-(no dynamic ftrace self-test line)}"
 	# Only failures are worth their space.
 	[ $rc -ne 0 ] || rm -rf "$d" "$d.log"

@@ -15,8 +15,8 @@ site_bytes() {
 		       *(uint32 *)(\$a + 12), *(uint32 *)(\$a + 16));
 		exit(); }" 2>&1 | grep -v '^Attaching'
 }
-dmesg > $out/dmesg-all.txt
-if grep -q 'FAILED' $out/dmesg-all.txt; then
+dmesg > $out/dmesg.txt
+if grep -q 'FAILED' $out/dmesg.txt; then
 	# Stop the buffer before reading it: the reader's own calls would
 	# add to it for as long as a stray site calls.
 	echo 0 > $t/tracing_on
@@ -26,12 +26,13 @@ if grep -q 'FAILED' $out/dmesg-all.txt; then
 	# "function <-parent" pairs of the buffer, most frequent first.
 	awk '!/^#/ { print $(NF - 1), $NF }' $out/trace.txt | sort | uniq -c |
 		sort -rn | head -n 40 > $out/stray-functions.txt
-	# What memory holds at the start of the five most frequent ones
+	# What memory holds at the start of the five most frequent functions
 	# (8 bytes before the symbol to 12 after: arm64's slot word and two
 	# NOPs, x86's fentry site), read by bpftrace (no /proc/kcore in the
 	# check config): a NOP at the site of a function that still gets
-	# traced means the CPU runs code older than memory.
-	for f in $(awk '{ print $2 }' $out/stray-functions.txt | head -n 5); do
+	# traced means the CPU runs code older than memory.  A function
+	# counts once, whatever its callers.
+	for f in $(awk '!seen[$2]++ { print $2 }' $out/stray-functions.txt | head -n 5); do
 		site_bytes "$f"
 	done > $out/stray-sites.txt 2>&1
 fi
