@@ -126,3 +126,19 @@ fh_stop_prog() {
 	[ $_i -lt 300 ] || { kill -KILL "$1" 2>/dev/null; fail "bpftrace $1 ignored SIGINT for 60 s"; }
 	wait "$1" || true
 }
+
+# fh_site_words FUNC: five 32-bit words of kernel memory from 8 bytes
+# before FUNC (arm64's slot word and two NOPs, x86's fentry site), read
+# by bpftrace: the check config has no /proc/kcore.  Says so without it.
+fh_site_words() {
+	if ! command -v bpftrace > /dev/null 2>&1; then
+		echo "$1: no bpftrace to read its site"
+		return 0
+	fi
+	timeout 120 bpftrace -e "BEGIN {
+		\$a = kaddr(\"$1\") - 8;
+		printf(\"$1 %lx: %08x %08x %08x %08x %08x\\n\", \$a + 8,
+		       *(uint32 *)\$a, *(uint32 *)(\$a + 4), *(uint32 *)(\$a + 8),
+		       *(uint32 *)(\$a + 12), *(uint32 *)(\$a + 16));
+		exit(); }" 2>&1 | grep -v '^Attaching'
+}
