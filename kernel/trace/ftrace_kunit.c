@@ -1128,6 +1128,35 @@ static void tramp_reap_after_wait(struct kunit *test)
 	mutex_unlock(&ftrace_lock);
 }
 
+/*
+ * A trampoline let go of calls ftrace_stub at once, while it waits for
+ * its grace periods: a task preempted in it before it loaded the
+ * callback must not reach the ops when it resumes.
+ */
+static void tramp_let_go_calls_stub(struct kunit *test)
+{
+	struct ftrace_ops *ops;
+	unsigned int slot;
+
+	ops = kunit_kzalloc(test, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	ftrace_ops_init(ops);
+	ops->func = tramp_test_func;
+	mutex_lock(&ftrace_lock);
+	ftrace_tramp_get(ops);
+	slot = ops->tramp_slot;
+	if (!slot) {
+		mutex_unlock(&ftrace_lock);
+		kunit_skip(test, "no free trampoline slot or no memory for one");
+	}
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_tramp_func(slot), ftrace_ops_get_func(ops));
+	ftrace_tramp_put(ops, false);
+	/* Still there (the work item frees it), but calling nothing. */
+	KUNIT_EXPECT_NE(test, ftrace_tramp_addr(slot), 0UL);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_tramp_func(slot), (ftrace_func_t)ftrace_stub);
+	mutex_unlock(&ftrace_lock);
+}
+
 static struct kunit_case state_cases[] = {
 	KUNIT_CASE(state_recount),
 	KUNIT_CASE(state_recount_keeps_site_state),
@@ -1137,6 +1166,7 @@ static struct kunit_case state_cases[] = {
 	KUNIT_CASE(state_count_saturates),
 	KUNIT_CASE(tramp_slots_fill),
 	KUNIT_CASE(tramp_reap_after_wait),
+	KUNIT_CASE(tramp_let_go_calls_stub),
 	KUNIT_CASE(state_direct),
 	{}
 };

@@ -25,7 +25,8 @@
  * lookups below).  An ops that may be freed waits for both as it
  * unregisters anyway, and its trampoline goes right after that wait; a
  * static ops' unregistration does not wait, so its trampoline goes later,
- * from a work item that waits for them itself.
+ * from a work item that waits for them itself.  Meanwhile it calls
+ * ftrace_stub, never the ops that let go of it.
  * The wait covers every kind of trampoline: an arch whose sites name
  * their slot by number (arm64) must not see the number reused under a
  * CPU that read it just before its site moved.  A trampoline that sites
@@ -191,15 +192,42 @@ int ftrace_tramp_get(struct ftrace_ops *ops)
 	return 0;
 }
 
+/* Point @t's call at @func; 0 or the arch's error. */
+static int tramp_set(struct ftrace_tramp *t, ftrace_func_t func)
+{
+	bool regs = t->desc.flags & FTRACE_OPS_FL_SAVE_REGS;
+	int ret;
+
+	ret = ftrace_arch_tramp_set_callback(t->mem, regs, t->func, func);
+	if (!ret) {
+		t->func = func;
+		t->desc.func = func;
+	}
+	return ret;
+}
+
 /*
  * Lookups stop finding @t; its memory goes after the grace periods: the
- * caller's (@waits), or the work item's.
+ * caller's (@waits), or the work item's.  From now on it calls
+ * ftrace_stub.  No site calls it any more, but a task preempted inside it
+ * before it loaded the callback resumes whenever the scheduler lets it,
+ * possibly long after this ops was unregistered; it must not call the ops
+ * then: a static ops' tracer may be on again by that time, with another
+ * filter, and would record a function it does not trace (the boot
+ * self-test's "filter did not filter", which one arm64 boot in 93
+ * failed; this is one reading of it).
  */
 static void tramp_release(struct ftrace_tramp *t, bool waits)
 {
+	int ret;
+
 	t->ops = NULL;
 	if (t->sites)
 		return;		/* ftrace died with sites on it: kept */
+	ret = t->func == ftrace_stub ? 0 : tramp_set(t, ftrace_stub);
+	/* x86's ftrace_graph_caller calls a fixed function: -EOPNOTSUPP. */
+	if (ret && ret != -EOPNOTSUPP)
+		ftrace_anomaly("patching a trampoline's callback", t->mem, ret);
 	if (t->size)
 		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, t->addr, t->size, true,
 				   TRAMP_SYM);
@@ -293,20 +321,6 @@ static void reap_work_fn(struct work_struct *work)
 	mutex_unlock(&ftrace_lock);
 	if (again)
 		schedule_work(&reap_work);
-}
-
-/* Point @t's call at @func; 0 or the arch's error. */
-static int tramp_set(struct ftrace_tramp *t, ftrace_func_t func)
-{
-	bool regs = t->desc.flags & FTRACE_OPS_FL_SAVE_REGS;
-	int ret;
-
-	ret = ftrace_arch_tramp_set_callback(t->mem, regs, t->func, func);
-	if (!ret) {
-		t->func = func;
-		t->desc.func = func;
-	}
-	return ret;
 }
 
 /**

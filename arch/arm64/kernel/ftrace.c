@@ -39,7 +39,7 @@
  * compared first) and always before the bl that makes it matter; the
  * core reuses a slot number only after the RCU-tasks grace periods that
  * follow its last site's move, so a CPU that read a number still finds
- * that number's ops.
+ * that number's entry: its ops, or ftrace_stub once the ops let go.
  */
 #include <linux/ftrace.h>
 #include <linux/memory.h>
