@@ -208,26 +208,13 @@ static int tramp_set(struct ftrace_tramp *t, ftrace_func_t func)
 
 /*
  * Lookups stop finding @t; its memory goes after the grace periods: the
- * caller's (@waits), or the work item's.  From now on it calls
- * ftrace_stub.  No site calls it any more, but a task preempted inside it
- * before it loaded the callback resumes whenever the scheduler lets it,
- * possibly long after this ops was unregistered; it must not call the ops
- * then: a static ops' tracer may be on again by that time, with another
- * filter, and would record a function it does not trace (the boot
- * self-test's "filter did not filter", which one arm64 boot in 93
- * failed; this is one reading of it).
+ * caller's (@waits), or the work item's.
  */
 static void tramp_release(struct ftrace_tramp *t, bool waits)
 {
-	int ret;
-
 	t->ops = NULL;
 	if (t->sites)
 		return;		/* ftrace died with sites on it: kept */
-	ret = t->func == ftrace_stub ? 0 : tramp_set(t, ftrace_stub);
-	/* x86's ftrace_graph_caller calls a fixed function: -EOPNOTSUPP. */
-	if (ret && ret != -EOPNOTSUPP)
-		ftrace_anomaly("patching a trampoline's callback", t->mem, ret);
 	if (t->size)
 		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, t->addr, t->size, true,
 				   TRAMP_SYM);
@@ -242,6 +229,29 @@ static void tramp_free(struct ftrace_tramp *t)
 	ftrace_arch_tramp_free(t->mem);
 	t->mem = 0;
 	t->reaping = false;
+}
+
+/*
+ * From now on @t, which no site calls, calls ftrace_stub.  A task
+ * preempted inside it before it loaded the callback resumes whenever the
+ * scheduler lets it, possibly long after the ops was unregistered; it
+ * must not call the ops then: a static ops' tracer may be on again by
+ * that time, with another filter, and would record a function it does
+ * not trace (the boot self-test's "filter did not filter", which one
+ * arm64 boot in 93 failed; this is one reading of it).  Never inside a
+ * batch: x86 patches the call under text_mutex, which a batch holds.
+ * Dead, ftrace_tramps_stop() did what could be done.
+ */
+static void tramp_stop(struct ftrace_tramp *t)
+{
+	int ret;
+
+	if (t->sites || ftrace_dead || t->func == ftrace_stub)
+		return;
+	ret = tramp_set(t, ftrace_stub);
+	/* x86's ftrace_graph_caller calls a fixed function: -EOPNOTSUPP. */
+	if (ret && ret != -EOPNOTSUPP)
+		ftrace_anomaly("patching a trampoline's callback", t->mem, ret);
 }
 
 /**
@@ -262,6 +272,7 @@ void ftrace_tramp_put(struct ftrace_ops *ops, bool waits)
 	ops->tramp_slot = 0;
 	ops->trampoline = 0;
 	ops->trampoline_size = 0;
+	tramp_stop(tramps[slot]);
 	tramp_release(tramps[slot], waits);
 }
 
