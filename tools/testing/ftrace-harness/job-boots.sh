@@ -6,7 +6,7 @@
 t=/sys/kernel/tracing
 out=/tmp/out
 
-# fh_site_words: boot-loop.sh names the file (FH_LIB) in its copy of this job.
+# fh_stray_sites: boot-loop.sh names the file (FH_LIB) in its copy of this job.
 . "$FH_LIB"
 dmesg > $out/dmesg.txt
 if grep -q 'FAILED' $out/dmesg.txt; then
@@ -19,11 +19,5 @@ if grep -q 'FAILED' $out/dmesg.txt; then
 	# "function <-parent" pairs of the buffer, most frequent first.
 	awk '!/^#/ { print $(NF - 1), $NF }' $out/trace.txt | sort | uniq -c |
 		sort -rn | head -n 40 > $out/stray-functions.txt
-	# What memory holds at the start of the five most frequent functions
-	# (fh_site_words): a NOP at the site of a function that still gets
-	# traced means the CPU runs code older than memory.  A function
-	# counts once, whatever its callers.
-	for f in $(awk '!seen[$2]++ { print $2 }' $out/stray-functions.txt | head -n 5); do
-		fh_site_words "$f"
-	done > $out/stray-sites.txt 2>&1
+	fh_stray_sites $out/trace.txt $out/enabled_functions.txt > $out/stray-sites.txt 2>&1
 fi

@@ -142,3 +142,20 @@ fh_site_words() {
 		       *(uint32 *)(\$a + 12), *(uint32 *)(\$a + 16));
 		exit(); }" 2>&1 | grep -v '^Attaching'
 }
+
+# fh_stray_sites TRACE ENABLED: for the five functions TRACE (a copy of
+# the trace file, tracing stopped) holds most often, whether ENABLED (a
+# copy of enabled_functions) lists them, and the words at their sites: a
+# NOP at the site of a function that still gets traced means the CPU ran
+# code older than memory.
+fh_stray_sites() {
+	for _f in $(awk '!/^#/ { print $(NF - 1) }' "$1" | sort | uniq -c |
+		    sort -rn | awk '{ print $2 }' | head -n 5); do
+		if grep -q "^$_f " "$2"; then
+			echo "$_f: enabled ($(grep "^$_f " "$2"))"
+		else
+			echo "$_f: not in enabled_functions"
+		fi
+		fh_site_words "$_f"
+	done
+}
