@@ -28,6 +28,7 @@ checkbashisms devscripts
 trace-cmd trace-cmd
 pahole dwarves
 ccache ccache
+gdb-multiarch gdb-multiarch
 bpftrace bpftrace
 perf linux-perf
 /usr/include/gelf.h libelf-dev

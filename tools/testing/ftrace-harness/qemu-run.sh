@@ -42,6 +42,9 @@ die() { echo "qemu-run.sh: $*" >&2; exit 1; }
 [ -f "$kernel" ] || die "no kernel image '$kernel'"
 [ -f "$job" ] || die "no job script '$job'"
 [ -n "$out" ] || die "no output directory"
+# Its symbols, for a look at a guest that hangs (hang-dump.sh): the build
+# keeps vmlinux in obj/ beside the image.
+vmlinux=${FH_VMLINUX:-$(dirname "$kernel")/obj/vmlinux}
 kernel=$(readlink -f "$kernel")
 modules=$(readlink -f "${modules:-/nonexistent}")
 case "$modules$here" in
@@ -143,6 +146,20 @@ qemu=("${machine[@]}" -smp $smp -m 2G
 # shellcheck disable=SC2206
 [ -n "${FH_QEMU_ARGS:-}" ] && qemu+=(${FH_QEMU_ARGS})
 
+# A guest still running when its limit comes is looked at before it is
+# killed: hang-dump.sh asks QEMU's gdb stub, on a unix socket of its own
+# (two guests at once, no port to share), what each vCPU is doing,
+# FH_HANG_LEAD seconds (60) before the kill.  Not when FH_QEMU_ARGS
+# brings a stub of its own: QEMU takes one.
+hangdir=""
+if [ $interactive -eq 0 ]; then
+	case " ${FH_QEMU_ARGS:-} " in
+	*" -s "*|*" -gdb "*) ;;
+	*)	hangdir=$(mktemp -d /tmp/fh-gdb.XXXXXX) &&
+		qemu+=(-gdb "unix:$hangdir/gdb.sock,server=on,wait=off") ;;
+	esac
+fi
+
 qver=$("${machine[0]}" --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')
 echo "qemu-run.sh: $(basename "$kernel") $arch QEMU $qver accel=$accel_name smp=$smp limit=${limit}s out=$out"
 if [ $interactive -eq 1 ]; then
@@ -155,15 +172,37 @@ fi
 show='^harness|^\[[0-9]+\] |^# |WARNING|BUG|Oops|panic|stall|blocked for more'
 [ $verbose -eq 1 ] && show=''
 start=$(date +%s)
+dumper=""
+if [ -n "$hangdir" ]; then
+	lead=${FH_HANG_LEAD:-60}
+	[ "$lead" -lt "$limit" ] || lead=$((limit / 2))
+	( trap 'kill $s 2>/dev/null; exit 0' TERM
+	  sleep $((limit - lead)) & s=$!
+	  wait $s || exit 0
+	  "$here/hang-dump.sh" "$hangdir/gdb.sock" "$vmlinux" "$out/hang-dump.txt" \
+		> "$out/hang-stale.txt"
+	) < /dev/null > /dev/null 2>&1 &
+	dumper=$!
+fi
 timeout --foreground -k 15 "$limit" "${qemu[@]}" -serial stdio < /dev/null 2>&1 |
 	tee "$out/console.log" |
 	grep --line-buffered -E "$show"
 qrc=${PIPESTATUS[0]}
 echo "qemu-run.sh: QEMU exited with status $qrc after $(( $(date +%s) - start ))s"
+if [ -n "$dumper" ]; then
+	kill "$dumper" 2>/dev/null
+	wait "$dumper" 2>/dev/null
+	rm -rf "$hangdir"
+fi
 
 fail=0
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	echo "qemu-run.sh: FAIL: guest killed after the ${limit}s limit" | tee -a "$out/runner.txt"
+	[ -f "$out/hang-dump.txt" ] &&
+		echo "qemu-run.sh: its vCPUs before the kill: $out/hang-dump.txt"
+	# A stale translation is the emulator's, and says so.
+	[ -s "$out/hang-stale.txt" ] && sed 's/^/qemu-run.sh: /' "$out/hang-stale.txt" |
+		tee -a "$out/runner.txt"
 	fail=1
 fi
 if [ ! -f "$out/job.status" ]; then

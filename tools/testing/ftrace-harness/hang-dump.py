@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by hang-dump.sh inside gdb, connected to a guest's gdb stub:
+# what each vCPU is doing, sampled a few times, and whether one of them
+# is caught in the loop that an emulator's stale translation of patched
+# code makes.
+#
+# That loop (seen under QEMU 7.2 and 10.0.2 with multi-threaded TCG, on
+# x86_64): a vCPU translated a call site while it held the int3 of a
+# batch; the write that ended the batch did not discard that
+# translation, so the vCPU keeps trapping on an int3 that memory no
+# longer holds.  The kernel's int3 handlers find no batch and restart
+# the instruction, as hardware needs, and the vCPU runs its stale copy
+# again, with interrupts off: the other vCPU waits for it in
+# text_poke_sync() for ever.  Memory is the witness: at the trapping
+# address it holds the call or the NOP, not 0xcc.
+import gdb
+
+INT3_ENTRIES = ("asm_exc_int3", "exc_int3")
+NOP5 = bytes([0x0F, 0x1F, 0x44, 0x00, 0x00])
+
+
+def mem(addr, n):
+    try:
+        return bytes(gdb.selected_inferior().read_memory(addr, n))
+    except gdb.error:
+        return None
+
+
+def hexbytes(b):
+    return " ".join("%02x" % c for c in b) if b is not None else "(unreadable)"
+
+
+def where(addr):
+    try:
+        return gdb.execute("info symbol 0x%x" % addr, to_string=True).strip()
+    except gdb.error:
+        return "0x%x" % addr
+
+
+def stale_int3(frame):
+    """The address of an int3 this vCPU trapped on that memory no longer
+    holds, or None.  At the int3 entry's first instruction the frame
+    above it is the interrupted one, its pc just past the int3."""
+    f = frame
+    depth = 0
+    while f is not None and depth < 8:
+        if f.name() in INT3_ENTRIES and f.older() is not None:
+            site = f.older().pc() - 1
+            b = mem(site, 5)
+            # Only a call site, so that a frame gdb could not unwind
+            # is not taken for one: a function's first instruction (after
+            # an endbr64), holding a call or the 5-byte NOP.
+            if b is None or not (b[0] == 0xE8 or b == NOP5):
+                return None
+            off = where(site).split(" in section")[0].rpartition(" + ")
+            if (off[1] and off[2] in ("0", "4")) or not off[1]:
+                return site
+            return None
+        f = f.older()
+        depth += 1
+    return None
+
+
+def main():
+    inf = gdb.selected_inferior()
+    stale = []
+    for th in sorted(inf.threads(), key=lambda t: t.num):
+        th.switch()
+        f = gdb.newest_frame()
+        pc = f.pc()
+        print("--- vCPU %d: pc %s, bytes %s" %
+              (th.num - 1, where(pc), hexbytes(mem(pc, 8))))
+        try:
+            gdb.execute("bt 20")
+            gdb.execute("info registers eflags" if "i386" in
+                        inf.architecture().name() else "info registers cpsr")
+        except gdb.error as e:
+            print("(%s)" % e)
+        site = stale_int3(f)
+        if site is not None:
+            stale.append((th.num - 1, site))
+    for cpu, site in stale:
+        print("hang-dump: STALE: vCPU %d traps on an int3 at %s that memory "
+              "no longer holds (memory: %s): the emulator is running a stale "
+              "translation of patched code" %
+              (cpu, where(site), hexbytes(mem(site, 5))))
+
+
+main()
