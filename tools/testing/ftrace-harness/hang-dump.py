@@ -6,18 +6,19 @@
 # code makes.
 #
 # That loop (seen under QEMU 7.2 and 10.0.2 with multi-threaded TCG, on
-# x86_64): a vCPU translated a call site while it held the int3 of a
-# batch; the write that ended the batch did not discard that
-# translation, so the vCPU keeps trapping on an int3 that memory no
-# longer holds.  The kernel's int3 handlers find no batch and restart
-# the instruction, as hardware needs, and the vCPU runs its stale copy
-# again, with interrupts off: the other vCPU waits for it in
-# text_poke_sync() for ever.  Memory is the witness: at the trapping
-# address it holds the call or the NOP, not 0xcc.
+# x86_64, at ftrace's call sites and at jump labels): a vCPU translated
+# a site while it held the int3 of a batch; the write that ended the
+# batch did not discard that translation, so the vCPU keeps trapping on
+# an int3 that memory no longer holds.  The kernel's int3 handlers find
+# no batch and restart the instruction, as hardware needs, and the vCPU
+# runs its stale copy again, with interrupts off: the other vCPU waits
+# for it in text_poke_sync() for ever.  Memory is the witness: at the trapping
+# address it holds the call, jump or NOP, not 0xcc.
 import gdb
 
 INT3_ENTRIES = ("asm_exc_int3", "exc_int3")
 NOP5 = bytes([0x0F, 0x1F, 0x44, 0x00, 0x00])
+NOP2 = bytes([0x66, 0x90])
 
 
 def mem(addr, n):
@@ -40,23 +41,24 @@ def where(addr):
 
 def stale_int3(frame):
     """The address of an int3 this vCPU trapped on that memory no longer
-    holds, or None.  At the int3 entry's first instruction the frame
-    above it is the interrupted one, its pc just past the int3."""
+    holds (a call, jump or NOP there now), or None.  At the int3 entry's
+    first instruction the frame above it is the interrupted one, its pc
+    just past the int3."""
     f = frame
     depth = 0
     while f is not None and depth < 8:
         if f.name() in INT3_ENTRIES and f.older() is not None:
             site = f.older().pc() - 1
             b = mem(site, 5)
-            # Only a call site, so that a frame gdb could not unwind
-            # is not taken for one: a function's first instruction (after
-            # an endbr64), holding a call or the 5-byte NOP.
-            if b is None or not (b[0] == 0xE8 or b == NOP5):
+            # Only a patched instruction in text, so that a frame gdb
+            # could not unwind is not taken for one: a call, a jump or a
+            # NOP, as ftrace and jump labels write them.
+            if b is None or not (b[0] in (0xE8, 0xE9, 0xEB) or
+                                 b == NOP5 or b[:2] == NOP2):
                 return None
-            off = where(site).split(" in section")[0].rpartition(" + ")
-            if (off[1] and off[2] in ("0", "4")) or not off[1]:
-                return site
-            return None
+            if "text" not in where(site).rpartition(" in section ")[2]:
+                return None
+            return site
         f = f.older()
         depth += 1
     return None
