@@ -7,6 +7,7 @@ stopped recognising failures would turn every later run green.  Prints
 'N passed, N failed' and exits 1 on any failure.
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -462,12 +463,55 @@ def test_watchdog():
               'allowed here (no user namespaces)')
 
 
+def test_hang_dump():
+    """hang-dump.sh: no stub is said, not an error; against a real stub
+    (a QEMU stopped before its first instruction) three looks at every
+    vCPU and no STALE line."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, 'dump.txt')
+        p = subprocess.run([os.path.join(HERE, 'hang-dump.sh'),
+                            os.path.join(d, 'none.sock'), '/nonexistent', out],
+                           capture_output=True, text=True)
+        check('hang-dump: no stub', (p.returncode, p.stdout,
+                                     'no gdb stub' in open(out).read()),
+              (0, '', True))
+        qemu = shutil.which('qemu-system-x86_64')
+        gdb = shutil.which('gdb-multiarch') or shutil.which('gdb')
+        if not qemu or not gdb:
+            print('SKIP hang-dump: a real stub: no QEMU or gdb here')
+            return
+        sock = os.path.join(d, 'gdb.sock')
+        q = subprocess.Popen([qemu, '-S', '-display', 'none', '-nodefaults',
+                              '-smp', '2', '-gdb',
+                              'unix:%s,server=on,wait=off' % sock],
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(100):
+                if os.path.exists(sock):
+                    break
+                time.sleep(0.1)
+            p = subprocess.run([os.path.join(HERE, 'hang-dump.sh'), sock,
+                                '/nonexistent', out],
+                               capture_output=True, text=True)
+            text = open(out).read()
+            check('hang-dump: a real stub',
+                  (p.returncode, p.stdout, text.count('=== look'),
+                   text.count('--- vCPU 0:'), text.count('--- vCPU 1:'),
+                   'Traceback' in text),
+                  (0, '', 3, 3, 3, False))
+        finally:
+            q.kill()
+            q.wait()
+
+
 test_parsers()
 test_logscan()
 test_summary()
 test_retries()
 test_guests()
 test_watchdog()
+test_hang_dump()
 print('harness self-test: %d passed, %d failed' %
       (results.count(True), results.count(False)))
 sys.exit(0 if all(results) else 1)
