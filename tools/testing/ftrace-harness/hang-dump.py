@@ -16,7 +16,9 @@
 # address it holds the call, jump or NOP, not 0xcc.
 import gdb
 
-INT3_ENTRIES = ("asm_exc_int3", "exc_int3")
+# The entry stub only: the frame gdb puts above exc_int3() is the stub's,
+# and the byte before its return address is no site.
+INT3_ENTRY = "asm_exc_int3"
 NOP5 = bytes([0x0F, 0x1F, 0x44, 0x00, 0x00])
 NOP2 = bytes([0x66, 0x90])
 
@@ -40,14 +42,14 @@ def where(addr):
 
 
 def stale_int3(frame):
-    """The address of an int3 this vCPU trapped on that memory no longer
-    holds (a call, jump or NOP there now), or None.  At the int3 entry's
-    first instruction the frame above it is the interrupted one, its pc
-    just past the int3."""
+    """(address, bytes) of an int3 this vCPU trapped on that memory no
+    longer holds (a call, jump or NOP there now), or None.  At the int3
+    entry's first instruction the frame above it is the interrupted one,
+    its pc just past the int3."""
     f = frame
     depth = 0
     while f is not None and depth < 8:
-        if f.name() in INT3_ENTRIES and f.older() is not None:
+        if f.name() == INT3_ENTRY and f.older() is not None:
             site = f.older().pc() - 1
             b = mem(site, 5)
             # Only a patched instruction in text, so that a frame gdb
@@ -58,7 +60,7 @@ def stale_int3(frame):
                 return None
             if "text" not in where(site).rpartition(" in section ")[2]:
                 return None
-            return site
+            return site, b
         f = f.older()
         depth += 1
     return None
@@ -79,14 +81,13 @@ def main():
                         inf.architecture().name() else "info registers cpsr")
         except gdb.error as e:
             print("(%s)" % e)
-        site = stale_int3(f)
-        if site is not None:
-            stale.append((th.num - 1, site))
-    for cpu, site in stale:
+        found = stale_int3(f)
+        if found is not None:
+            stale.append((th.num - 1,) + found)
+    for cpu, site, b in stale:
         print("hang-dump: STALE: vCPU %d traps on an int3 at %s that memory "
               "no longer holds (memory: %s): the emulator is running a stale "
-              "translation of patched code" %
-              (cpu, where(site), hexbytes(mem(site, 5))))
+              "translation of patched code" % (cpu, where(site), hexbytes(b)))
 
 
 main()

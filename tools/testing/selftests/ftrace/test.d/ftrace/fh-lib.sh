@@ -151,8 +151,8 @@ fh_site_words() {
 fh_stray_sites() {
 	for _f in $(awk '!/^#/ { print $(NF - 1) }' "$1" | sort | uniq -c |
 		    sort -rn | awk '{ print $2 }' | head -n 5); do
-		if grep -q "^$_f " "$2"; then
-			echo "$_f: enabled ($(grep "^$_f " "$2"))"
+		if _l=$(grep "^$_f " "$2"); then
+			echo "$_f: enabled ($_l)"
 		else
 			echo "$_f: not in enabled_functions"
 		fi
