@@ -30,7 +30,8 @@ for i in $(seq 1 "$n"); do
 	rc=$?
 	[ $rc -eq 0 ] || failed=$((failed + 1))
 	line=$(grep -h 'Testing dynamic ftrace:' "$d/dmesg.txt" "$d/console.log" 2>/dev/null | head -n 1)
-	echo "boot $i: $([ $rc -eq 0 ] && echo clean || echo FAIL) ${line:-(no dynamic ftrace self-test line)}"
+	cured=$(grep -c STALE "$d/stale-watch.txt" 2>/dev/null)
+	echo "boot $i: $([ $rc -eq 0 ] && echo clean || echo FAIL) ${line:-(no dynamic ftrace self-test line)}$([ "${cured:-0}" -eq 0 ] || echo " (the emulator's stale translation cured $cured time(s))")"
 	# Only failures are worth their space.
 	[ $rc -ne 0 ] || rm -rf "$d" "$d.log"
 done

@@ -179,20 +179,47 @@ if [ -n "$hangdir" ]; then
 	( trap 'kill $s 2>/dev/null; exit 0' TERM
 	  sleep $((limit - lead)) & s=$!
 	  wait $s || exit 0
+	  if [ -s "$hangdir/watcher.pid" ]; then
+		kill "$(cat "$hangdir/watcher.pid")" 2>/dev/null
+		sleep 10
+	  fi
 	  "$here/hang-dump.sh" "$hangdir/gdb.sock" "$vmlinux" "$out/hang-dump.txt" \
 		> "$out/hang-stale.txt"
 	) < /dev/null > /dev/null 2>&1 &
 	dumper=$!
+fi
+# x86_64 under multi-threaded TCG: stale-watch.sh looks every few seconds
+# for a vCPU caught in the emulator's stale translation of patched code,
+# and cures it (a flush of QEMU's translations, which a correct emulator
+# would not need) before the guest's watchdogs fire.  Every cure is in
+# stale-watch.txt and in the summary: the run goes on, the cure is seen.
+watcher=""
+if [ -n "$hangdir" ] && [ "$arch" = x86_64 ] && [ "$tcg" = multi ] &&
+   [ "${FH_STALE_WATCH:-1}" = 1 ]; then
+	"$here/stale-watch.sh" "$hangdir/gdb.sock" "$(dirname "$vmlinux")/System.map" \
+		"$out/stale-watch.txt" < /dev/null > /dev/null 2>&1 &
+	watcher=$!
+	# The dump before the kill needs the stub to itself.
+	echo "$watcher" > "$hangdir/watcher.pid"
 fi
 timeout --foreground -k 15 "$limit" "${qemu[@]}" -serial stdio < /dev/null 2>&1 |
 	tee "$out/console.log" |
 	grep --line-buffered -E "$show"
 qrc=${PIPESTATUS[0]}
 echo "qemu-run.sh: QEMU exited with status $qrc after $(( $(date +%s) - start ))s"
+if [ -n "$watcher" ]; then
+	kill "$watcher" 2>/dev/null
+	wait "$watcher" 2>/dev/null
+fi
 if [ -n "$dumper" ]; then
 	kill "$dumper" 2>/dev/null
 	wait "$dumper" 2>/dev/null
 	rm -rf "$hangdir"
+fi
+if [ -s "$out/stale-watch.txt" ] && grep -q 'STALE' "$out/stale-watch.txt"; then
+	echo "qemu-run.sh: the emulator's stale translation, cured $(grep -c STALE "$out/stale-watch.txt") time(s) (stale-watch.txt):" |
+		tee -a "$out/runner.txt"
+	grep STALE "$out/stale-watch.txt" | sed 's/^/qemu-run.sh:   /' | tee -a "$out/runner.txt"
 fi
 
 fail=0

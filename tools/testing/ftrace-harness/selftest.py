@@ -505,6 +505,54 @@ def test_hang_dump():
             q.wait()
 
 
+def test_stale_watch():
+    """stale-watch.sh: without a System.map it says so and stops; against
+    a real stub (a QEMU running its firmware) it looks, finds no int3 at
+    the made-up entry, prints no STALE line and goes at once when told."""
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, 'watch.txt')
+        p = subprocess.run([os.path.join(HERE, 'stale-watch.sh'),
+                            os.path.join(d, 'none.sock'), '/nonexistent', log],
+                           capture_output=True, text=True)
+        check('stale-watch: no System.map', (p.returncode, p.stdout,
+                                             'not watching' in open(log).read()),
+              (0, '', True))
+        qemu = shutil.which('qemu-system-x86_64')
+        gdb = shutil.which('gdb-multiarch') or shutil.which('gdb')
+        if not qemu or not gdb:
+            print('SKIP stale-watch: a real stub: no QEMU or gdb here')
+            return
+        smap = os.path.join(d, 'System.map')
+        with open(smap, 'w') as f:
+            f.write('00000000000f0000 T asm_exc_int3\n')
+        sock = os.path.join(d, 'gdb.sock')
+        q = subprocess.Popen([qemu, '-display', 'none', '-nodefaults',
+                              '-smp', '2', '-gdb',
+                              'unix:%s,server=on,wait=off' % sock],
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(100):
+                if os.path.exists(sock):
+                    break
+                time.sleep(0.1)
+            env = dict(os.environ, FH_STALE_POLL='1', FH_STALE_DEBUG='1')
+            w = subprocess.Popen([os.path.join(HERE, 'stale-watch.sh'), sock,
+                                  smap, log], env=env)
+            time.sleep(6)
+            w.terminate()
+            t0 = time.time()
+            w.wait()
+            text = open(log).read()
+            check('stale-watch: a real stub',
+                  ('no int3 within' in text, 'STALE' in text,
+                   'Traceback' in text, time.time() - t0 < 5),
+                  (True, False, False, True))
+        finally:
+            q.kill()
+            q.wait()
+
+
 test_parsers()
 test_logscan()
 test_summary()
@@ -512,6 +560,7 @@ test_retries()
 test_guests()
 test_watchdog()
 test_hang_dump()
+test_stale_watch()
 print('harness self-test: %d passed, %d failed' %
       (results.count(True), results.count(False)))
 sys.exit(0 if all(results) else 1)
