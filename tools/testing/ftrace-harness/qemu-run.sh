@@ -171,23 +171,6 @@ fi
 # harness's own lines, test results and kernel warnings only.
 show='^harness|^\[[0-9]+\] |^# |WARNING|BUG|Oops|panic|stall|blocked for more'
 [ $verbose -eq 1 ] && show=''
-start=$(date +%s)
-dumper=""
-if [ -n "$hangdir" ]; then
-	lead=${FH_HANG_LEAD:-60}
-	[ "$lead" -lt "$limit" ] || lead=$((limit / 2))
-	( trap 'kill $s 2>/dev/null; exit 0' TERM
-	  sleep $((limit - lead)) & s=$!
-	  wait $s || exit 0
-	  if [ -s "$hangdir/watcher.pid" ]; then
-		kill "$(cat "$hangdir/watcher.pid")" 2>/dev/null
-		sleep 10
-	  fi
-	  "$here/hang-dump.sh" "$hangdir/gdb.sock" "$vmlinux" "$out/hang-dump.txt" \
-		> "$out/hang-stale.txt"
-	) < /dev/null > /dev/null 2>&1 &
-	dumper=$!
-fi
 # x86_64 under multi-threaded TCG: stale-watch.sh looks every few seconds
 # for a vCPU caught in the emulator's stale translation of patched code,
 # and cures it (a flush of QEMU's translations, which a correct emulator
@@ -199,8 +182,24 @@ if [ -n "$hangdir" ] && [ "$arch" = x86_64 ] && [ "$tcg" = multi ] &&
 	"$here/stale-watch.sh" "$hangdir/gdb.sock" "$(dirname "$vmlinux")/System.map" \
 		"$out/stale-watch.txt" < /dev/null > /dev/null 2>&1 &
 	watcher=$!
-	# The dump before the kill needs the stub to itself.
-	echo "$watcher" > "$hangdir/watcher.pid"
+fi
+start=$(date +%s)
+dumper=""
+if [ -n "$hangdir" ]; then
+	lead=${FH_HANG_LEAD:-60}
+	[ "$lead" -lt "$limit" ] || lead=$((limit / 2))
+	( trap 'kill $s 2>/dev/null; exit 0' TERM
+	  sleep $((limit - lead)) & s=$!
+	  wait $s || exit 0
+	  # The dump needs the stub to itself.
+	  if [ -n "$watcher" ]; then
+		kill "$watcher" 2>/dev/null
+		sleep 10
+	  fi
+	  "$here/hang-dump.sh" "$hangdir/gdb.sock" "$vmlinux" "$out/hang-dump.txt" \
+		> "$out/hang-stale.txt"
+	) < /dev/null > /dev/null 2>&1 &
+	dumper=$!
 fi
 timeout --foreground -k 15 "$limit" "${qemu[@]}" -serial stdio < /dev/null 2>&1 |
 	tee "$out/console.log" |
@@ -216,8 +215,9 @@ if [ -n "$dumper" ]; then
 	wait "$dumper" 2>/dev/null
 	rm -rf "$hangdir"
 fi
-if [ -s "$out/stale-watch.txt" ] && grep -q 'STALE' "$out/stale-watch.txt"; then
-	echo "qemu-run.sh: the emulator's stale translation, cured $(grep -c STALE "$out/stale-watch.txt") time(s) (stale-watch.txt):" |
+cured=$(grep -c STALE "$out/stale-watch.txt" 2>/dev/null)
+if [ "${cured:-0}" -gt 0 ]; then
+	echo "qemu-run.sh: the emulator's stale translation, cured $cured time(s) (stale-watch.txt):" |
 		tee -a "$out/runner.txt"
 	grep STALE "$out/stale-watch.txt" | sed 's/^/qemu-run.sh:   /' | tee -a "$out/runner.txt"
 fi

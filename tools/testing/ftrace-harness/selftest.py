@@ -6,6 +6,7 @@ Run by 'make check' before anything is built: a parser that silently
 stopped recognising failures would turn every later run green.  Prints
 'N passed, N failed' and exits 1 on any failure.
 """
+import contextlib
 import os
 import shutil
 import subprocess
@@ -463,6 +464,35 @@ def test_watchdog():
               'allowed here (no user namespaces)')
 
 
+@contextlib.contextmanager
+def qemu_stub(d, *args):
+    """A QEMU x86_64 with two vCPUs and a gdb stub on a unix socket in d
+    (more QEMU arguments in args), killed at the end: yields the socket."""
+    sock = os.path.join(d, 'gdb.sock')
+    q = subprocess.Popen([shutil.which('qemu-system-x86_64'), *args,
+                          '-display', 'none', '-nodefaults', '-smp', '2',
+                          '-gdb', 'unix:%s,server=on,wait=off' % sock],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if os.path.exists(sock):
+                break
+            time.sleep(0.1)
+        yield sock
+    finally:
+        q.kill()
+        q.wait()
+
+
+def have_qemu_gdb(what):
+    """Whether a real stub can be tried here; says SKIP if not."""
+    if shutil.which('qemu-system-x86_64') and (shutil.which('gdb-multiarch') or
+                                               shutil.which('gdb')):
+        return True
+    print('SKIP %s: a real stub: no QEMU or gdb here' % what)
+    return False
+
+
 def test_hang_dump():
     """hang-dump.sh: no stub is said, not an error; against a real stub
     (a QEMU stopped before its first instruction) three looks at every
@@ -475,22 +505,9 @@ def test_hang_dump():
         check('hang-dump: no stub', (p.returncode, p.stdout,
                                      'no gdb stub' in open(out).read()),
               (0, '', True))
-        qemu = shutil.which('qemu-system-x86_64')
-        gdb = shutil.which('gdb-multiarch') or shutil.which('gdb')
-        if not qemu or not gdb:
-            print('SKIP hang-dump: a real stub: no QEMU or gdb here')
+        if not have_qemu_gdb('hang-dump'):
             return
-        sock = os.path.join(d, 'gdb.sock')
-        q = subprocess.Popen([qemu, '-S', '-display', 'none', '-nodefaults',
-                              '-smp', '2', '-gdb',
-                              'unix:%s,server=on,wait=off' % sock],
-                             stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
-        try:
-            for _ in range(100):
-                if os.path.exists(sock):
-                    break
-                time.sleep(0.1)
+        with qemu_stub(d, '-S') as sock:
             p = subprocess.run([os.path.join(HERE, 'hang-dump.sh'), sock,
                                 '/nonexistent', out],
                                capture_output=True, text=True)
@@ -500,9 +517,6 @@ def test_hang_dump():
                    text.count('--- vCPU 0:'), text.count('--- vCPU 1:'),
                    'Traceback' in text),
                   (0, '', 3, 3, 3, False))
-        finally:
-            q.kill()
-            q.wait()
 
 
 def test_stale_watch():
@@ -517,25 +531,12 @@ def test_stale_watch():
         check('stale-watch: no System.map', (p.returncode, p.stdout,
                                              'not watching' in open(log).read()),
               (0, '', True))
-        qemu = shutil.which('qemu-system-x86_64')
-        gdb = shutil.which('gdb-multiarch') or shutil.which('gdb')
-        if not qemu or not gdb:
-            print('SKIP stale-watch: a real stub: no QEMU or gdb here')
+        if not have_qemu_gdb('stale-watch'):
             return
         smap = os.path.join(d, 'System.map')
         with open(smap, 'w') as f:
             f.write('00000000000f0000 T asm_exc_int3\n')
-        sock = os.path.join(d, 'gdb.sock')
-        q = subprocess.Popen([qemu, '-display', 'none', '-nodefaults',
-                              '-smp', '2', '-gdb',
-                              'unix:%s,server=on,wait=off' % sock],
-                             stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
-        try:
-            for _ in range(100):
-                if os.path.exists(sock):
-                    break
-                time.sleep(0.1)
+        with qemu_stub(d) as sock:
             env = dict(os.environ, FH_STALE_POLL='1', FH_STALE_DEBUG='1')
             w = subprocess.Popen([os.path.join(HERE, 'stale-watch.sh'), sock,
                                   smap, log], env=env)
@@ -548,9 +549,6 @@ def test_stale_watch():
                   ('no int3 within' in text, 'STALE' in text,
                    'Traceback' in text, time.time() - t0 < 5),
                   (True, False, False, True))
-        finally:
-            q.kill()
-            q.wait()
 
 
 test_parsers()
