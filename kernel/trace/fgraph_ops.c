@@ -14,6 +14,7 @@
  * path reads fgraph_user once per entry and once per return, without a
  * lock.
  */
+#include <linux/cpu.h>
 #include <linux/ftrace.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -180,12 +181,19 @@ full:
 			kfree(batch[--n]);
 	} while (more);
 
-	/* Idle tasks are not on the task list. */
+	/*
+	 * Idle tasks are not on the task list.  A CPU coming up gets its idle
+	 * task's stack from fgraph_idle_prepare(), which may have read
+	 * fgraph_stacks_wanted before it was set: with hotplug held off, that
+	 * CPU is either online here or not yet prepared.
+	 */
+	cpus_read_lock();
 	for_each_online_cpu(cpu) {
 		t = idle_task(cpu);
 		if (!t->ret_stack)
 			ftrace_graph_init_idle_task(t, cpu);
 	}
+	cpus_read_unlock();
 	return 0;
 }
 
@@ -226,8 +234,11 @@ void ftrace_graph_sleep_time_control(bool enable)
  * image holds the hibernating task's return stack as it was then, and on
  * resume that task would return through entries of calls it has already
  * left.  Its calls are not hooked from the notice until it is over, as
- * upstream does.  (Not exercised here: the test configs have no
- * CONFIG_HIBERNATION.)
+ * upstream does.  The notifier stays registered for good, unlike
+ * upstream's: user space runs between the two notices, and a graph user
+ * registered or gone in between would otherwise see only one of them and
+ * leave the task's pause count off by one for its life.  (Not exercised
+ * here: the test configs have no CONFIG_HIBERNATION.)
  */
 static int fgraph_pm_notify(struct notifier_block *nb, unsigned long state,
 			    void *unused)
@@ -242,6 +253,12 @@ static int fgraph_pm_notify(struct notifier_block *nb, unsigned long state,
 static struct notifier_block fgraph_pm_nb = {
 	.notifier_call = fgraph_pm_notify,
 };
+
+static int __init fgraph_pm_init(void)
+{
+	return register_pm_notifier(&fgraph_pm_nb);
+}
+core_initcall(fgraph_pm_init);
 
 /**
  * register_ftrace_graph - start hooking calls for a graph user
@@ -278,10 +295,8 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 
 	WRITE_ONCE(fgraph_user, gops);
 	ret = ftrace_startup(&graph_ops, 0);
-	if (!ret) {
-		register_pm_notifier(&fgraph_pm_nb);
+	if (!ret)
 		goto out;
-	}
 	WRITE_ONCE(fgraph_user, NULL);
 	unregister_trace_sched_switch(fgraph_sched_switch, NULL);
 unwanted:
@@ -303,7 +318,6 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 {
 	mutex_lock(&ftrace_lock);
 	if (fgraph_user == gops) {
-		unregister_pm_notifier(&fgraph_pm_nb);
 		ftrace_shutdown(&graph_ops, 0);
 		WRITE_ONCE(fgraph_user, NULL);
 		WRITE_ONCE(fgraph_stacks_wanted, false);
