@@ -26,6 +26,7 @@ struct ftrace_filter_file {
 	bool			editing;
 	bool			written;	/* a write succeeded */
 	bool			failed;		/* a write failed */
+	struct mutex		lock;		/* parser and edit, for writes */
 	struct trace_parser	parser;
 	struct ftrace_filter_edit edit;
 	struct list_head	mods;		/* :mod: entries to remember */

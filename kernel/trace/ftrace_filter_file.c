@@ -18,6 +18,7 @@
  * earlier session remembered), committed with the hash.
  */
 #include <linux/kallsyms.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include "trace.h"
@@ -30,6 +31,15 @@
  * refused by one kernel is refused by the other.
  */
 #define FILTER_TOKEN_MAX	(KSYM_SYMBOL_LEN + 4)
+
+/*
+ * How far one write is parsed (then to the end of the token it is in): a
+ * longer write is taken in pieces, each a short write that the writer's
+ * stdio or loop finishes.  A write costs memory for its text and one
+ * pattern per token, so a gigabyte of names in one write() would need
+ * dozens of gigabytes at once; stock takes one token per write().
+ */
+#define FILTER_WRITE_CHUNK	SZ_64K
 
 static struct ftrace_filter_file *edit_file(struct ftrace_filter_edit *e)
 {
@@ -118,6 +128,7 @@ int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
 	ff->tr = tr;
 	ff->flags = flag;
 	INIT_LIST_HEAD(&ff->mods);
+	mutex_init(&ff->lock);
 	ftrace_ops_init(ops);
 
 	if (file->f_mode & FMODE_WRITE) {
@@ -176,17 +187,24 @@ static ssize_t regex_write(struct file *file, const char __user *ubuf,
 	if (!cnt)
 		return 0;
 	/*
+	 * The parser and the edit are the file's: write() serialises its
+	 * callers on the file position, pwrite() and io_uring do not.
+	 */
+	mutex_lock(&ff->lock);
+	/*
 	 * Collect the complete tokens of this write, then apply them at once.
 	 * The first may have begun in an earlier write (trace-cmd writes a
 	 * name, then the space that ends it): room for what the parser holds
-	 * from then, this write, a space after each token and the NUL.
+	 * from then, this write up to the chunk and a token past it, a space
+	 * after each token and the NUL.
 	 */
-	text = kvmalloc(parser->idx + cnt + 2, GFP_KERNEL);
+	text = kvmalloc(parser->idx + min_t(size_t, cnt, FILTER_WRITE_CHUNK + parser->size) + 2,
+			GFP_KERNEL);
 	if (!text) {
 		ret = -ENOMEM;
 		goto failed;
 	}
-	while (done < cnt) {
+	while (done < cnt && done < FILTER_WRITE_CHUNK) {
 		ssize_t read = trace_get_user(parser, ubuf + done, cnt - done, ppos);
 
 		if (read < 0) {
@@ -214,12 +232,21 @@ static ssize_t regex_write(struct file *file, const char __user *ubuf,
 	kvfree(text);
 	if (ret)
 		goto failed;
-	ff->written = true;
+	/* A name still open (no separator yet) is applied when it ends. */
+	if (len)
+		ff->written = true;
+	mutex_unlock(&ff->lock);
 	return done;
 
 failed:
-	/* A failed write, whatever failed, is never committed at close. */
+	/*
+	 * Nothing of a failed write applies, the start of a name it left
+	 * open included: a later write must not complete it, nor the close
+	 * apply it.
+	 */
+	trace_parser_clear(parser);
 	ff->failed = true;
+	mutex_unlock(&ff->lock);
 	return ret;
 }
 
@@ -230,7 +257,10 @@ failed:
  * @cnt: their length
  * @ppos: file position
  *
- * Return: @cnt, or a negative errno (then nothing of this write applies).
+ * Return: the bytes taken: @cnt, or for a write longer than
+ * %FILTER_WRITE_CHUNK the part of it up to a token's end past that (the
+ * caller writes the rest again); or a negative errno (then nothing of
+ * this write applies).
  */
 ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
 			    size_t cnt, loff_t *ppos)
@@ -284,6 +314,7 @@ int ftrace_regex_release(struct inode *inode, struct file *file)
 		trace_parser_put(parser);
 	}
 	ftrace_filter_seq_release(ff, inode, file);
+	mutex_destroy(&ff->lock);
 	kfree(ff);
 	if (tr)
 		trace_array_put(tr);
