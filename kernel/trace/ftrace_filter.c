@@ -100,34 +100,45 @@ void ftrace_patterns_free(struct list_head *batch)
 }
 
 /*
- * Apply the patterns of one write to @hash, all or nothing.
+ * Match the patterns of one write against a copy of @hash, all or nothing:
+ * *@copy is the edited copy (NULL for an empty batch), for the caller to
+ * install.
  * Return: 0, -EINVAL if a pattern matched nothing, -ENOMEM.
  */
-static int apply_batch(struct list_head *batch, struct ftrace_hash **hash)
+static int match_batch(struct list_head *batch, struct ftrace_hash *hash,
+		       struct ftrace_hash **copy)
 {
 	struct ftrace_pattern *pat;
-	struct ftrace_hash *copy;
+	struct ftrace_hash *c;
 	int ret;
 
+	*copy = NULL;
 	if (list_empty(batch))
 		return 0;
-	copy = ftrace_hash_copy(*hash);
-	if (!copy)
+	c = ftrace_hash_copy(hash);
+	if (!c)
 		return -ENOMEM;
 	mutex_lock(&ftrace_lock);
-	ret = ftrace_match_patterns(batch, copy);
+	ret = ftrace_match_patterns(batch, c);
 	mutex_unlock(&ftrace_lock);
 	list_for_each_entry(pat, batch, list)
 		if (!ret && !pat->hits)
 			ret = -EINVAL;
 	if (ret) {
-		ftrace_hash_free(copy);
+		ftrace_hash_free(c);
 		return ret;
 	}
-	ftrace_hash_free(*hash);
-	*hash = copy;
+	*copy = c;
 	return 0;
 }
+
+/* A token for the edit's extension, run once the patterns have matched. */
+struct ext_token {
+	struct list_head	list;
+	char			*token;
+	char			*cmd;
+	char			*param;
+};
 
 /* Split "func:cmd:param" in place; missing parts are NULL. */
 static void split_token(char *token, char **cmd, char **param)
@@ -152,15 +163,16 @@ static bool module_glob(const char *param)
 /*
  * One token of a write: a pattern, or a ":mod:" of a loaded module or of
  * a module glob, joins the batch; anything else is the extension's (a
- * ":mod:" for a module not loaded yet, a command), or invalid without
- * one.  A glob is matched against what is loaded now and, like any
- * pattern, fails the write if it matches nothing: stock would remember
- * it, but only ever applies remembered names to a module of exactly
- * that name.
+ * ":mod:" for a module not loaded yet, a command), put off until the
+ * batch has matched, or invalid without one.  A glob is matched against
+ * what is loaded now and, like any pattern, fails the write if it matches
+ * nothing: stock would remember it, but only ever applies remembered
+ * names to a module of exactly that name.
  */
 static int edit_token(struct ftrace_filter_edit *e, char *token,
-		      struct list_head *batch)
+		      struct list_head *batch, struct list_head *deferred)
 {
+	struct ext_token *x;
 	char *cmd, *param;
 
 	split_token(token, &cmd, &param);
@@ -175,7 +187,14 @@ static int edit_token(struct ftrace_filter_edit *e, char *token,
 	}
 	if (!e->ext)
 		return -EINVAL;
-	return e->ext->token(e, token, cmd, param);
+	x = kmalloc(sizeof(*x), GFP_KERNEL);
+	if (!x)
+		return -ENOMEM;
+	x->token = token;
+	x->cmd = cmd;
+	x->param = param;
+	list_add_tail(&x->list, deferred);
+	return 0;
 }
 
 /**
@@ -188,21 +207,41 @@ static int edit_token(struct ftrace_filter_edit *e, char *token,
  * with commas (ftrace_set_early_filter()), and the in-kernel callers
  * that take comma lists (perf, fprobe) split them before calling.
  *
- * Return: 0 or a negative errno; on error the edit is unchanged (commands
- * already run stay done).
+ * The patterns are matched first, all of them; only then do the
+ * extension's tokens (commands, modules to remember) run, in the order
+ * written, so that a write refused for a pattern that matches nothing
+ * has run no command.  A command cannot be undone: if one fails, those
+ * before it in @text stay done (as in stock, which runs each token as it
+ * reads it) and the patterns are dropped.
+ *
+ * Return: 0 or a negative errno; on error the edit's hash is unchanged.
  */
 int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text)
 {
+	struct ftrace_hash *copy = NULL;
+	struct ext_token *x, *tmp;
+	LIST_HEAD(deferred);
 	LIST_HEAD(batch);
 	char *token;
 	int ret = 0;
 
 	while (!ret && (token = strsep(&text, token_separators)) != NULL) {
 		if (*token)
-			ret = edit_token(e, token, &batch);
+			ret = edit_token(e, token, &batch, &deferred);
 	}
 	if (!ret)
-		ret = apply_batch(&batch, &e->hash);
+		ret = match_batch(&batch, e->hash, &copy);
+	list_for_each_entry_safe(x, tmp, &deferred, list) {
+		if (!ret)
+			ret = e->ext->token(e, x->token, x->cmd, x->param);
+		kfree(x);
+	}
+	if (!ret && copy) {
+		ftrace_hash_free(e->hash);
+		e->hash = copy;
+	} else {
+		ftrace_hash_free(copy);
+	}
 	ftrace_patterns_free(&batch);
 	return ret;
 }

@@ -223,7 +223,10 @@ struct ftrace_filter_edit;
  * (ftrace_filter_file.c).  Called with the edit's locks as noted.
  */
 struct ftrace_filter_edit_ext {
-	/* A token with ":cmd" that the core does not take; no lock held. */
+	/*
+	 * A token with ":cmd" that the core does not take, once every
+	 * pattern of its text has matched; no lock held.
+	 */
 	int	(*token)(struct ftrace_filter_edit *e, char *token, char *cmd,
 			 char *param);
 	/* The edit is being committed: regex_lock and ftrace_lock held. */
