@@ -486,26 +486,42 @@ static const char *probe_name(struct ftrace_probe_ops *ops)
 static int func_command(struct trace_array *tr, struct ftrace_hash *hash,
 			char *glob, char *cmd, char *param, int enable)
 {
-	struct ftrace_probe_ops *ops = NULL;
+	struct ftrace_probe_ops *ops;
+	unsigned long n;
 	long count = -1;
+	char *number;
 	int i, ret;
 
 	if (!tr || !enable)
 		return -EINVAL;
 	for (i = 0; i < NR_CMDS; i++)
 		if (!strcmp(cmd, cmd_names[i]))
-			ops = &cmd_probes[i][!!param];
-	if (!ops)
+			break;
+	if (i == NR_CMDS)
 		return -EINVAL;
+	/*
+	 * The dumps fire once whatever count is written, and "!f:dump:5"
+	 * removes "f:dump": stock takes no count for them.
+	 */
+	if (i == CMD_DUMP || i == CMD_CPUDUMP) {
+		param = NULL;
+		count = 1;
+	}
+	ops = &cmd_probes[i][!!param];
 	if (glob[0] == '!')
 		return unregister_ftrace_function_probe_func(glob + 1, tr, ops);
-	/* The dumps fire once unless told otherwise. */
-	if (!param && (ops == &cmd_probes[CMD_DUMP][0] || ops == &cmd_probes[CMD_CPUDUMP][0]))
-		count = 1;
+	/*
+	 * As stock reads it: the count ends at the next ':', an empty one is
+	 * unlimited, and one beyond a long never runs out either.
+	 */
 	if (param) {
-		ret = kstrtol(param, 0, &count);
-		if (ret || count < 0)
-			return -EINVAL;
+		number = strsep(&param, ":");
+		if (*number) {
+			ret = kstrtoul(number, 0, &n);
+			if (ret)
+				return ret;
+			count = n > LONG_MAX ? -1 : n;
+		}
 	}
 	ret = register_ftrace_function_probe(glob, tr, ops, (void *)count);
 	if (!ret)
