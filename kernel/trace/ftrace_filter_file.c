@@ -8,7 +8,8 @@
  * committed when it is closed.  Each write is all or nothing: if one of
  * its patterns matches no function the write fails with -EINVAL and the
  * copy is left as it was.  Opening with O_TRUNC (">") replaces the set,
- * unless every write failed: then the set is kept as it was.
+ * unless a write failed and none applied a name (a name left open at the
+ * close is applied then): then the set is kept as it was.
  *
  * A file of a trace array also takes what only tracefs has: commands
  * ("func:traceon:5", ftrace_probe.c) and ":mod:" entries for modules not

@@ -946,9 +946,10 @@ static void session_close(struct target *t)
 		return;
 	}
 	/*
-	 * Every write of an O_TRUNC session failed: stock commits the empty
-	 * set (and had forgotten the :mod: cache at open), ours keeps the
-	 * old one.  Either is accepted; the read-back says which.
+	 * A write of an O_TRUNC session failed and none applied a name:
+	 * stock commits the empty set (and had forgotten the :mod: cache at
+	 * open), ours keeps the old one.  Either is accepted; the read-back
+	 * says which.
 	 */
 	if (check(t, false))
 		return;		/* unchanged: ours */
@@ -1047,7 +1048,6 @@ static void regex_write(struct target *t, const char *b, size_t n)
 	}
 	if ((size_t)ret > n)
 		fail(t, "write returned %zd for %zu bytes", ret, n);
-	t->any_ok = true;
 	sim = before;
 	for (pos = 0; pos < (size_t)ret;) {
 		long r = parse_step(&sim, b + pos, ret - pos);
@@ -1061,6 +1061,13 @@ static void regex_write(struct target *t, const char *b, size_t n)
 				     sim.buf);
 			eval_token(t, sim.buf, true);
 			sim.idx = 0;
+			/*
+			 * Only a write that applied a name counts for the
+			 * close: one that only began a name, or held only
+			 * blanks, leaves an O_TRUNC session whose other
+			 * writes failed to keep the old set in ours.
+			 */
+			t->any_ok = true;
 		}
 	}
 	pending_after = sim.cont;
