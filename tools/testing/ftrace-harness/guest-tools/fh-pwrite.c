@@ -63,12 +63,13 @@ static int race(int argc, char **argv)
 	rounds = atol(argv[3]);
 	if (n < 1 || rounds < 1)
 		return 2;
+	for (i = 0; i < n; i++)
+		if (strlen(argv[4 + i]) > 200)
+			return 2;
 	w = calloc(n, sizeof(*w));
 	if (!w)
 		return 2;
 	for (i = 0; i < n; i++) {
-		if (strlen(argv[4 + i]) > 200)
-			return 2;
 		w[i].name = argv[4 + i];
 		if (pthread_create(&w[i].thread, NULL, race_one, &w[i]))
 			return 2;
