@@ -19,7 +19,10 @@
  *
  * The hash is replaced, never edited, except for entries' addresses in
  * the modify calls: readers are the callback (preemption off) and the
- * core's patching (ftrace_lock).
+ * core's patching (ftrace_lock).  An entry whose address is 0 is gone:
+ * where taking entries out must not fail (an unregistration without
+ * memory for the copy, sites whose text went away) they are retired in
+ * place, and the next copy leaves them out.
  *
  * Locking: direct_mutex > ftrace_lock.  direct_mutex is held across the
  * ops_func requests to direct ops when an IPMODIFY ops comes or goes
@@ -38,8 +41,19 @@ static DEFINE_MUTEX(direct_mutex);
 
 static struct ftrace_hash __rcu *direct_functions;
 
-static void call_direct_funcs(unsigned long ip, unsigned long parent_ip,
-			      struct ftrace_ops *op, struct ftrace_regs *fregs)
+/**
+ * ftrace_direct_call - the callback of every direct ops
+ * @ip: the call site
+ * @parent_ip: the traced function's return address
+ * @op: the direct ops (unused: one hash serves them all)
+ * @fregs: the registers the trampoline saved
+ *
+ * Sends the call on to the site's direct function.  The core calls it
+ * for any ops of the direct role instead of ->func: BPF clears ->func of
+ * its registered ops before retrying a modify refused with -EAGAIN.
+ */
+void ftrace_direct_call(unsigned long ip, unsigned long parent_ip,
+			struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 	unsigned long addr;
@@ -58,7 +72,7 @@ static void call_direct_funcs(unsigned long ip, unsigned long parent_ip,
 
 /* PERMANENT: a direct function must not stop with kernel.ftrace_enabled. */
 static struct ftrace_ops direct_ops = {
-	.func		= call_direct_funcs,
+	.func		= ftrace_direct_call,
 	.flags		= FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_PERMANENT,
 	.role		= FTRACE_ROLE_DIRECT,
 	.local_hash.regex_lock = __MUTEX_INITIALIZER(direct_ops.local_hash.regex_lock),
@@ -93,7 +107,7 @@ static struct ftrace_hash *hash_with(struct ftrace_hash *src, unsigned long ip,
 	if (!hash)
 		return NULL;
 	ftrace_hash_for_each(src, i, entry) {
-		if (entry->ip == ip)
+		if (entry->ip == ip || !entry->direct)
 			continue;
 		if (ftrace_hash_add(hash, entry->ip))
 			goto nomem;
@@ -146,6 +160,41 @@ static struct ftrace_hash *direct_filter(void)
 	return rcu_dereference_protected(direct_ops.func_hash->filter_hash, 1);
 }
 
+static void unpatch_dead_site(unsigned long ip, unsigned long addr)
+{
+	struct dyn_ftrace *rec = ftrace_find_rec(ip, NULL);
+
+	if (rec && (rec->flags & FTRACE_REC_DIRECT_EN) &&
+	    !ftrace_arch_patch_site(ip, addr, 0))
+		rec->flags &= ~FTRACE_REC_SITE;
+}
+
+/*
+ * Once ftrace is dead its sites are left alone, with one exception: a
+ * site that calls @addr itself must not outlive the registration that
+ * put it there, since the owner frees @addr whatever the API returned
+ * (BPF does).  Each of @sites (or the one site @ip) that still holds
+ * exactly the call to @addr becomes the NOP again; the arch compares
+ * before it writes, and a site that does not hold that call is left as
+ * it is.  Nothing to do while ftrace lives: patching did it.
+ */
+static void unpatch_dead(struct ftrace_hash *sites, unsigned long ip, unsigned long addr)
+{
+	struct ftrace_func_entry *site;
+	unsigned long i;
+
+	if (!ftrace_dead)
+		return;
+	ftrace_arch_patch_begin(0);
+	if (sites) {
+		ftrace_hash_for_each(sites, i, site)
+			unpatch_dead_site(site->ip, addr);
+	} else {
+		unpatch_dead_site(ip, addr);
+	}
+	ftrace_arch_patch_end();
+}
+
 /**
  * register_ftrace_direct - make a call site call a function of its own
  * @ip: the call site, or the start of its function
@@ -184,6 +233,7 @@ int register_ftrace_direct(unsigned long ip, unsigned long addr)
 	publish(funcs);
 	ret = set_direct_filter(filter);
 	if (ret) {
+		unpatch_dead(NULL, ip, addr);
 		filter = hash_with(direct_filter(), ip, 0);
 		if (filter)
 			set_direct_filter(filter);
@@ -238,6 +288,7 @@ int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
 	}
 	/* The site moves off the function first: patching reads it here. */
 	ret = set_direct_filter(filter);
+	unpatch_dead(NULL, ip, addr);
 	publish(funcs);
 	ftrace_direct_func_count--;
 out:
@@ -274,7 +325,7 @@ int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 	mutex_lock(&ftrace_lock);
 	entry = ip ? ftrace_lookup_ip(rcu_dereference_protected(direct_functions, 1), ip) :
 		     NULL;
-	if (!entry || ftrace_dead) {
+	if (!entry || !entry->direct || ftrace_dead) {
 		ret = -ENODEV;
 		goto out;
 	}
@@ -329,7 +380,8 @@ struct ftrace_hash *ftrace_direct_funcs_edit(struct ftrace_hash *src, struct ftr
 	if (!hash)
 		return NULL;
 	ftrace_hash_for_each(src, i, entry) {
-		if (!addr && entry->direct == old && ftrace_lookup_ip(sites, entry->ip))
+		if (!entry->direct ||
+		    (!addr && entry->direct == old && ftrace_lookup_ip(sites, entry->ip)))
 			continue;
 		if (ftrace_hash_add(hash, entry->ip))
 			goto nomem;
@@ -360,10 +412,78 @@ static struct ftrace_hash *swap_funcs(struct ftrace_hash *hash)
 	return old;
 }
 
-static void free_funcs(struct ftrace_hash *old)
+/*
+ * Retire in place the entries of @sites that map to @addr, for want of
+ * memory for a copy without them.  A reader sees the old address or 0
+ * (no direct function), both of which are right once no site calls for
+ * them; the next copy of the hash leaves them out.
+ */
+static void retire(struct ftrace_hash *sites, unsigned long addr)
 {
-	synchronize_rcu_tasks_rude();
-	ftrace_hash_free(old);
+	struct ftrace_func_entry *site, *entry;
+	unsigned long i;
+
+	ftrace_hash_for_each(sites, i, site) {
+		entry = ftrace_lookup_ip(direct_hash(), site->ip);
+		if (entry && entry->direct == addr)
+			WRITE_ONCE(entry->direct, 0);
+	}
+}
+
+/**
+ * ftrace_direct_purge - forget the direct functions of text that went away
+ * @g: the group of the sites
+ * @start: first address
+ * @end: end of the range (exclusive); with @start, 0 and ULONG_MAX for
+ *	the whole group
+ *
+ * The sites' records are FREED and their addresses are being taken out of
+ * every ops' filter: their entries are retired too, so that text loaded
+ * there later can have a direct function again.
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_direct_purge(struct ftrace_group *g, unsigned long start, unsigned long end)
+{
+	struct ftrace_func_entry *entry;
+	struct dyn_ftrace *rec;
+	unsigned long i;
+
+	ftrace_hash_for_each(direct_hash(), i, entry) {
+		if (entry->ip < start || entry->ip >= end)
+			continue;
+		rec = ftrace_group_find(g, entry->ip, entry->ip);
+		if (rec && ftrace_rec_ip(g, rec) == entry->ip)
+			WRITE_ONCE(entry->direct, 0);
+	}
+}
+
+/**
+ * ftrace_direct_check_filter - may a registered ops take this filter?
+ * @ops: the ops, registered
+ * @filter: its new filter
+ *
+ * A direct ops wants exactly the sites that have its direct function: an
+ * empty filter would make it want every site, and a site without a
+ * function would be patched to call nothing.  Upstream refuses the first
+ * too (-EINVAL).
+ *
+ * Context: ftrace_lock held.
+ * Return: 0 (always for an ops of another role), -EINVAL.
+ */
+int ftrace_direct_check_filter(struct ftrace_ops *ops, struct ftrace_hash *filter)
+{
+	struct ftrace_func_entry *entry;
+	unsigned long i;
+
+	if (ops->role != FTRACE_ROLE_DIRECT)
+		return 0;
+	if (ftrace_hash_empty(filter))
+		return -EINVAL;
+	ftrace_hash_for_each(filter, i, entry)
+		if (!ftrace_find_rec_direct(entry->ip))
+			return -EINVAL;
+	return 0;
 }
 
 /**
@@ -421,17 +541,21 @@ int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 	added = FTRACE_OPS_FL_SAVE_REGS & ~ops->flags;
 	ops->flags |= added;
 	ops->role = FTRACE_ROLE_DIRECT;
-	ops->func = call_direct_funcs;
+	ops->func = ftrace_direct_call;
 	ret = ftrace_startup(ops, 0);
 	if (ret) {
-		/* No site calls @addr: ftrace_startup() undid its patching. */
+		/*
+		 * No site calls @addr: ftrace_startup() undid its patching,
+		 * or, if ftrace died on the way, this undoes what it did.
+		 */
+		unpatch_dead(sites, 0, addr);
 		ops->func = NULL;
 		ops->flags &= ~added;
 		ops->role = FTRACE_ROLE_CALLBACK;
 		funcs = swap_funcs(old);
 		old = funcs;
 	}
-	free_funcs(old);
+	ftrace_hash_free_rude(old);
 out:
 	mutex_unlock(&ftrace_lock);
 	mutex_unlock(&direct_mutex);
@@ -447,9 +571,11 @@ EXPORT_SYMBOL_GPL(register_ftrace_direct_multi);
  * When this returns, no site calls @addr any more, though a CPU may still
  * be running in it: the owner waits for tasks-RCU before freeing it.
  * ->func and ->trampoline are cleared, so @ops can be registered again.
+ * It allocates nothing it cannot do without: BPF frees its trampoline
+ * whatever this returns.
  *
- * Return: 0, -EINVAL if @ops is not a registered direct ops, -ENOMEM
- * (then nothing changed).
+ * Return: 0, -EINVAL if @ops is not a registered direct ops, -ENODEV if
+ * ftrace died on the way.
  */
 int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 {
@@ -466,13 +592,14 @@ int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 	sites = rcu_dereference_protected(ops->func_hash->filter_hash,
 					  lockdep_is_held(&ftrace_lock));
 	/* Made first, so that a failure leaves everything as it was. */
-	ret = -ENOMEM;
-	funcs = ftrace_direct_funcs_edit(direct_hash(), sites, 0, addr);
-	if (!funcs)
-		goto out;
 	/* The sites move off @addr first: patching reads it in the hash. */
 	ret = ftrace_shutdown(ops, 0);
-	free_funcs(swap_funcs(funcs));
+	unpatch_dead(sites, 0, addr);
+	funcs = ftrace_direct_funcs_edit(direct_hash(), sites, 0, addr);
+	if (funcs)
+		ftrace_hash_free_rude(swap_funcs(funcs));
+	else
+		retire(sites, addr);
 	ops->func = NULL;
 	ops->trampoline = 0;
 out:
@@ -490,11 +617,14 @@ EXPORT_SYMBOL_GPL(unregister_ftrace_direct_multi);
  * For an ops_func handler (ENABLE/DISABLE_SHARE_IPMODIFY_PEER), which
  * runs with the direct-call mutex held.  Each site that calls the old
  * function itself is re-patched to call @addr in one instruction write
- * (all in one batch); shared sites use @addr from their next call.
+ * (all in one batch); shared sites use @addr from their next call.  If
+ * an IPMODIFY ops has one of the sites, @ops->ops_func is asked first
+ * (ENABLE_SHARE_IPMODIFY_SELF), as register_ftrace_direct_multi() asks.
  *
  * Context: direct_mutex held.
- * Return: 0, -EINVAL if @ops is not a registered direct ops, -ENODEV if
- * ftrace is dead (or died on the way).
+ * Return: 0, -EINVAL if @ops is not a registered direct ops, -EBUSY or
+ * what ops_func returned (-EAGAIN: rebuild @addr for sharing and modify
+ * again; nothing changed), -ENODEV if ftrace is dead (or died on the way).
  */
 int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr)
 {
@@ -518,11 +648,23 @@ int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr
 	}
 	sites = rcu_dereference_protected(ops->func_hash->filter_hash,
 					  lockdep_is_held(&ftrace_lock));
+	/*
+	 * A live patch on one of the sites needs @addr built to share it,
+	 * as at registration: BPF answers -EAGAIN, rebuilds and comes back.
+	 * Without this question its new trampoline would call the function's
+	 * own body, not the patched one.
+	 */
+	ret = ftrace_direct_check_share(rcu_dereference_protected(ftrace_ops_list, 1), ops,
+					sites,
+					rcu_dereference_protected(ops->func_hash->notrace_hash,
+								  lockdep_is_held(&ftrace_lock)));
+	if (ret)
+		goto out;
 	funcs = direct_hash();
 	ftrace_arch_patch_begin(sites ? sites->count : 0);
 	ftrace_hash_for_each(sites, i, site) {
 		entry = ftrace_lookup_ip(funcs, site->ip);
-		if (!entry || entry->direct == addr)
+		if (!entry || !entry->direct || entry->direct == addr)
 			continue;
 		rec = ftrace_find_rec(site->ip, NULL);
 		if (!rec || !(rec->flags & FTRACE_REC_DIRECT_EN))
@@ -536,14 +678,18 @@ patched:
 	ftrace_arch_patch_end();
 	if (ret) {
 		ftrace_anomaly("patching a direct call", ip, ret);
+		/* The sites moved before the failure: @addr will be freed. */
+		unpatch_dead(sites, 0, addr);
 		ret = -ENODEV;
 		goto out;
 	}
 	ftrace_hash_for_each(sites, i, site) {
 		entry = ftrace_lookup_ip(funcs, site->ip);
-		if (entry)
+		if (entry && entry->direct)
 			WRITE_ONCE(entry->direct, addr);
 	}
+	/* Cleared by BPF before it retried; the core does not call it. */
+	ops->func = ftrace_direct_call;
 out:
 	mutex_unlock(&ftrace_lock);
 	return ret;
@@ -662,6 +808,31 @@ out:
 	return op;
 }
 
+/*
+ * Whether a registered IPMODIFY ops still has a site of the direct ops
+ * @peer: then @peer must keep sharing, whatever another IPMODIFY ops did
+ * (one refused for that very site, or registered twice).
+ */
+static bool ipmodify_remains(struct ftrace_ops *peer)
+{
+	struct ftrace_hash *filter, *notr;
+	struct ftrace_ops *op;
+	bool ret = false;
+
+	mutex_lock(&ftrace_lock);
+	filter = rcu_dereference_protected(peer->func_hash->filter_hash, 1);
+	notr = rcu_dereference_protected(peer->func_hash->notrace_hash, 1);
+	for_each_ftrace_op(op, ftrace_ops_list) {
+		if (op != peer && (op->flags & FTRACE_OPS_FL_IPMODIFY) &&
+		    shares_site(op, filter, notr)) {
+			ret = true;
+			break;
+		}
+	}
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
 /**
  * ftrace_direct_tell_peers - tell the direct ops on an IPMODIFY ops' sites
  * @ops: an IPMODIFY ops about to be registered (ENABLE) or just gone (DISABLE)
@@ -671,6 +842,9 @@ out:
  * ops_func, outside ftrace_lock: the handler may re-patch its sites to
  * a function built for sharing.  Direct ops cannot come or go meanwhile
  * (direct_mutex), so the walk can drop ftrace_lock between requests.
+ * DISABLE skips a peer that a registered IPMODIFY ops still shares a
+ * site with: after a refused registration that is the ops it collided
+ * with, and a live patch must not lose a BPF trampoline's sharing.
  *
  * Context: ftrace_direct_lock() held, ftrace_lock not.
  * Return: 0 for an ops without IPMODIFY or for DISABLE; for ENABLE, -EBUSY
@@ -687,6 +861,8 @@ int ftrace_direct_tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
 		return 0;
 	lockdep_assert_held(&direct_mutex);
 	while ((peer = next_peer(ops, peer))) {
+		if (!enable && ipmodify_remains(peer))
+			continue;
 		if (!peer->ops_func) {
 			if (!enable)
 				continue;

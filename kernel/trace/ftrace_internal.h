@@ -269,6 +269,10 @@ void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 			  struct ftrace_ops *op, struct ftrace_regs *fregs);
 void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 			       struct ftrace_ops *op, struct ftrace_regs *fregs);
+bool ftrace_ops_outlives_death(struct ftrace_ops *ops);
+bool ftrace_ops_any_outlives_death(void);
+void ftrace_ops_dead_list_func(unsigned long ip, unsigned long parent_ip,
+			       struct ftrace_ops *op, struct ftrace_regs *fregs);
 int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 			  struct ftrace_hash *notr);
 void ftrace_update_pid_func(void);
@@ -298,7 +302,7 @@ void ftrace_anomaly(const char *what, unsigned long ip, int err);
 int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 			  struct ftrace_hash *notr);
 
-/* ---- Direct calls sharing sites with IPMODIFY ops (ftrace_direct.c) ---- */
+/* ---- Direct calls, and their sharing of sites with IPMODIFY ops (ftrace_direct.c) ---- */
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 int ftrace_direct_check_share(struct ftrace_ops *list, struct ftrace_ops *ops,
@@ -306,8 +310,12 @@ int ftrace_direct_check_share(struct ftrace_ops *list, struct ftrace_ops *ops,
 struct ftrace_hash *ftrace_direct_funcs_edit(struct ftrace_hash *src, struct ftrace_hash *sites,
 					     unsigned long addr, unsigned long old);
 int ftrace_direct_tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd);
+int ftrace_direct_check_filter(struct ftrace_ops *ops, struct ftrace_hash *filter);
+void ftrace_direct_purge(struct ftrace_group *g, unsigned long start, unsigned long end);
 void ftrace_direct_lock(void);
 void ftrace_direct_unlock(void);
+void ftrace_direct_call(unsigned long ip, unsigned long parent_ip,
+			struct ftrace_ops *op, struct ftrace_regs *fregs);
 #else
 static inline int ftrace_direct_check_share(struct ftrace_ops *list,
 					    struct ftrace_ops *ops,
@@ -329,9 +337,31 @@ static inline int ftrace_direct_tell_peers(struct ftrace_ops *ops, enum ftrace_o
 	return 0;
 }
 
+static inline int ftrace_direct_check_filter(struct ftrace_ops *ops,
+					     struct ftrace_hash *filter)
+{
+	return 0;
+}
+
+static inline void ftrace_direct_purge(struct ftrace_group *g, unsigned long start,
+				       unsigned long end) { }
 static inline void ftrace_direct_lock(void) { }
 static inline void ftrace_direct_unlock(void) { }
+
+/* No ops has the direct role in such a kernel: never called. */
+static inline void ftrace_direct_call(unsigned long ip, unsigned long parent_ip,
+				      struct ftrace_ops *op, struct ftrace_regs *fregs) { }
 #endif
+
+/*
+ * What the core calls for an ops: a direct ops' callback is the core's
+ * own, whatever its ->func says (BPF clears ->func of a registered ops
+ * while it rebuilds its trampoline for a retry).
+ */
+static __always_inline ftrace_func_t ftrace_ops_callback(struct ftrace_ops *op)
+{
+	return op->role == FTRACE_ROLE_DIRECT ? ftrace_direct_call : op->func;
+}
 
 /* ---- Per-ops trampolines (ftrace_tramp.c) ---- */
 

@@ -122,6 +122,31 @@ static __always_inline bool pid_ok(struct ftrace_ops *op)
 		FTRACE_PID_IGNORE;
 }
 
+/*
+ * The list walk of both list functions; @dead (a constant) keeps only
+ * the ops that outlive an anomaly (ftrace_ops_outlives_death()).
+ */
+static __always_inline void list_walk(unsigned long ip, unsigned long parent_ip,
+				      struct ftrace_regs *fregs, bool dead)
+{
+	struct ftrace_ops *op;
+	int bit;
+
+	bit = trace_test_and_set_recursion(ip, parent_ip, TRACE_LIST_START);
+	if (bit < 0)
+		return;
+
+	for_each_ftrace_op(op, ftrace_ops_list) {
+		if (dead && !ftrace_ops_outlives_death(op))
+			continue;
+		if (op->role != FTRACE_ROLE_SITES && pid_ok(op) &&
+		    __ftrace_ops_wants(op, ip))
+			ftrace_ops_callback(op)(ip, parent_ip, op, fregs);
+	}
+
+	trace_clear_recursion(bit);
+}
+
 /**
  * arch_ftrace_ops_list_func - call every ops that wants this site
  * @ip: the call site
@@ -136,19 +161,58 @@ static __always_inline bool pid_ok(struct ftrace_ops *op)
 void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 			       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	int bit;
+	list_walk(ip, parent_ip, fregs, false);
+}
 
-	bit = trace_test_and_set_recursion(ip, parent_ip, TRACE_LIST_START);
-	if (bit < 0)
-		return;
+/**
+ * ftrace_ops_outlives_death - does an ops keep running once ftrace is dead?
+ * @ops: the ops
+ *
+ * After an anomaly function tracing stops, but not what changes how the
+ * kernel runs: a live patch (IPMODIFY), an ops that cannot do without its
+ * calls (PERMANENT) and direct calls (a BPF trampoline's programs may
+ * enforce policy) keep their calls, as upstream's ftrace_kill() keeps
+ * every callback.  Their sites are not touched any more either way.
+ *
+ * Return: whether @ops is one of those.
+ */
+bool ftrace_ops_outlives_death(struct ftrace_ops *ops)
+{
+	return (ops->flags & (FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT)) ||
+	       ops->role == FTRACE_ROLE_DIRECT;
+}
 
-	for_each_ftrace_op(op, ftrace_ops_list) {
-		if (op->role != FTRACE_ROLE_SITES && pid_ok(op) &&
-		    __ftrace_ops_wants(op, ip))
-			op->func(ip, parent_ip, op, fregs);
-	}
+/**
+ * ftrace_ops_any_outlives_death - is an ops registered that outlives death?
+ *
+ * Context: ftrace_lock held.
+ * Return: whether a registered ops is one ftrace_ops_outlives_death() keeps.
+ */
+bool ftrace_ops_any_outlives_death(void)
+{
+	struct ftrace_ops *op;
 
-	trace_clear_recursion(bit);
+	for_each_ftrace_op(op, ftrace_ops_list)
+		if (ftrace_ops_outlives_death(op))
+			return true;
+	return false;
+}
+
+/**
+ * ftrace_ops_dead_list_func - the shared trampolines' callback once ftrace is dead
+ * @ip: the call site
+ * @parent_ip: the traced function's return address
+ * @op: ignored; the list is walked instead
+ * @fregs: the registers the trampoline saved
+ *
+ * The list function, for the ops that outlive an anomaly only.  It stays
+ * right as they unregister: each is gone from the list before its owner
+ * may free it.
+ */
+void ftrace_ops_dead_list_func(unsigned long ip, unsigned long parent_ip,
+			       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	list_walk(ip, parent_ip, fregs, true);
 }
 
 /*
@@ -167,7 +231,7 @@ static void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
 	if (bit < 0)
 		return;
 	if (pid_ok(op))
-		op->func(ip, parent_ip, op, fregs);
+		ftrace_ops_callback(op)(ip, parent_ip, op, fregs);
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -192,7 +256,7 @@ ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops)
 {
 	if (ops->flags & FTRACE_OPS_FL_RECURSION || ops_pid_filtered(ops))
 		return ftrace_ops_assist_func;
-	return ops->func;
+	return ftrace_ops_callback(ops);
 }
 
 /*
@@ -529,7 +593,8 @@ static void hash_replaced(struct ftrace_hash *old, struct ftrace_hash *new,
  * freed once no CPU can be reading them.
  *
  * Context: ftrace_lock held.
- * Return: 0, -EBUSY on an IPMODIFY conflict, -ENODEV if ftrace is dead.
+ * Return: 0, -EBUSY on an IPMODIFY conflict, -EINVAL for a filter a
+ * registered direct ops cannot have, -ENODEV if ftrace is dead.
  */
 int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 			  struct ftrace_hash *notr)
@@ -548,6 +613,8 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 	if (live && (ops->flags & FTRACE_OPS_FL_IPMODIFY))
 		ret = ftrace_check_ipmodify(ops, filter ?: old_filter,
 					    notr ?: old_notrace);
+	if (live && filter && !ret)
+		ret = ftrace_direct_check_filter(ops, filter);
 	if (live && !ret)
 		ret = ftrace_direct_check_share(rcu_dereference_protected(ftrace_ops_list, 1),
 						ops, filter ?: old_filter, notr ?: old_notrace);
@@ -690,7 +757,8 @@ static void purge_ops(struct ftrace_ops *ops, struct ftrace_group *g,
  * traced by an old filter.  An instance keeps its files' hashes in its
  * ops while its function tracer is off, unregistered: purged as well.
  * (Purging an ops twice finds nothing the second time.)  The probes of
- * filter commands give back their per-function data as well.
+ * filter commands give back their per-function data as well, and the
+ * sites' direct functions are forgotten.
  *
  * Context: event_mutex, trace_types_lock and ftrace_lock held.
  */
@@ -705,6 +773,7 @@ void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 	/* First: the ops walk below would drop their addresses, not data. */
 	list_for_each_entry(tr, &ftrace_trace_arrays, list)
 		ftrace_probes_purge(tr, g, start, end);
+	ftrace_direct_purge(g, start, end);
 	for (op = rcu_dereference_protected(ftrace_ops_list, 1);
 	     op != &ftrace_list_end;
 	     op = rcu_dereference_protected(op->next, 1))

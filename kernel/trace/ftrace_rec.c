@@ -230,10 +230,15 @@ static struct dyn_ftrace *find_range(unsigned long start, unsigned long end,
 
 	for_each_ftrace_group(g) {
 		rec = ftrace_group_find(g, start, end);
-		if (rec && !(rec->flags & FTRACE_REC_FREED)) {
-			if (gp)
-				*gp = g;
-			return rec;
+		/* A freed record (dead or init text) may hide live ones after it. */
+		while (rec && rec < g->recs + READ_ONCE(g->count) &&
+		       ftrace_rec_ip(g, rec) <= end) {
+			if (!(rec->flags & FTRACE_REC_FREED)) {
+				if (gp)
+					*gp = g;
+				return rec;
+			}
+			rec++;
 		}
 	}
 	return NULL;

@@ -240,15 +240,19 @@ static void tramp_free(struct ftrace_tramp *t)
  * not trace (the boot self-test's "filter did not filter", which one
  * arm64 boot in 93 failed; this is one reading of it).  Never inside a
  * batch: x86 patches the call under text_mutex, which a batch holds.
- * Dead, ftrace_tramps_stop() did what could be done.
+ * Dead, its sites call it for good: only the trampoline of an ops that
+ * outlived the anomaly still calls its callback (ftrace_tramps_stop()),
+ * and that ops' owner may free it once this unregistration returns.
  */
 static void tramp_stop(struct ftrace_tramp *t)
 {
 	int ret;
 
-	if (t->sites || ftrace_dead || t->func == ftrace_stub)
+	if (t->func == ftrace_stub || (t->sites && !ftrace_dead))
 		return;
 	ret = tramp_set(t, ftrace_stub);
+	if (ftrace_dead)
+		return;
 	/* x86's ftrace_graph_caller calls a fixed function: -EOPNOTSUPP. */
 	if (ret && ret != -EOPNOTSUPP)
 		ftrace_anomaly("patching a trampoline's callback", t->mem, ret);
@@ -374,11 +378,13 @@ int ftrace_tramps_refresh(void)
 }
 
 /**
- * ftrace_tramps_stop - point every trampoline at ftrace_stub
+ * ftrace_tramps_stop - point every tracer's trampoline at ftrace_stub
  *
- * Called once, when ftrace dies.  A trampoline that cannot be changed
- * (a fixed one, or one whose call no longer reads as expected: the
- * anomaly was reported already) is left as it is.
+ * Called once, when ftrace dies.  The trampoline of an ops that outlives
+ * it (ftrace_ops_outlives_death()) keeps calling until that ops
+ * unregisters.  A trampoline that cannot be changed (a fixed one, or one
+ * whose call no longer reads as expected: the anomaly was reported
+ * already) is left as it is.
  *
  * Context: ftrace_lock held.
  */
@@ -388,7 +394,8 @@ void ftrace_tramps_stop(void)
 
 	ftrace_assert_locked();
 	for_each_tramp(t) {
-		if (!t->mem || t->func == ftrace_stub)
+		if (!t->mem || t->func == ftrace_stub ||
+		    (t->ops && ftrace_ops_outlives_death(t->ops)))
 			continue;
 		tramp_set(t, ftrace_stub);
 	}

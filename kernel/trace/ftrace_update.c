@@ -31,8 +31,11 @@ static ftrace_func_t cur_callback = ftrace_stub;
  * @filter: the filter it would have
  * @notr: the notrace hash it would have
  *
+ * An IPMODIFY ops redirects the functions it names: an empty filter
+ * would make it redirect every function, which upstream refuses too.
+ *
  * Context: ftrace_lock held.
- * Return: 0, or -EBUSY.
+ * Return: 0, -EINVAL for an empty @filter, or -EBUSY.
  */
 int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 			  struct ftrace_hash *notr)
@@ -42,6 +45,8 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 	struct ftrace_ops *op;
 
 	ftrace_assert_locked();
+	if (ftrace_hash_empty(filter))
+		return -EINVAL;
 	for_each_ftrace_group(g) {
 		for_each_group_rec(g, rec) {
 			unsigned long ip = ftrace_rec_ip(g, rec);
@@ -471,8 +476,10 @@ int ftrace_apply_touched(void)
  *
  * Warns once, marks ftrace dead so that every file and registration
  * refuses from now on, and points the shared and per-ops trampolines at
- * ftrace_stub so no callback runs again.  Sites are not touched any more: code that did not
- * look as expected is better left alone.
+ * ftrace_stub so that no tracer's callback runs again; the ops that
+ * change how the kernel runs (live patches, direct calls: see
+ * ftrace_ops_outlives_death()) keep theirs.  Sites are not touched any
+ * more: code that did not look as expected is better left alone.
  *
  * Context: ftrace_lock held.
  */
@@ -485,9 +492,13 @@ void ftrace_anomaly(const char *what, unsigned long ip, int err)
 	WARN(1, "ftrace: anomaly while %s at %pS (%px): %s; function tracing is disabled until reboot\n",
 	     what, (void *)ip, (void *)ip,
 	     err == -EFAULT ? "text not readable" : "unexpected instruction");
-	if (cur_callback != ftrace_stub &&
-	    !ftrace_arch_set_callback(cur_callback, ftrace_stub))
-		cur_callback = ftrace_stub;
+	if (cur_callback != ftrace_stub) {
+		ftrace_func_t func = ftrace_ops_any_outlives_death() ?
+				     ftrace_ops_dead_list_func : ftrace_stub;
+
+		if (!ftrace_arch_set_callback(cur_callback, func))
+			cur_callback = func;
+	}
 	ftrace_tramps_stop();
 }
 

@@ -29,7 +29,7 @@
  *
  * Usage: fh-failnth [options] NAME OP ARGS...
  *   OP: write FILE TEXT | append FILE TEXT | mkdir DIR | insmod KO [PARAMS]
- *       | fork
+ *       | rmmod NAME | fork
  *   (write opens FILE with O_TRUNC, append with O_APPEND; both write TEXT
  *   and a newline, as echo does, in one write(2), then close it)
  *   -s CMD  state command (required); its output is the state
@@ -139,6 +139,8 @@ static int run_op(void)
 
 		return syscall(SYS_finit_module, ko_fd, params, 0) ? errno : 0;
 	}
+	if (!strcmp(what, "rmmod"))
+		return syscall(SYS_delete_module, op[1], O_NONBLOCK) ? errno : 0;
 	if (!strcmp(what, "fork")) {
 		pid_t pid = fork();
 		int status;
@@ -408,7 +410,8 @@ int main(int argc, char **argv)
 	op_args = argc - optind - 1;
 	if ((!strcmp(op[0], "write") || !strcmp(op[0], "append")) && op_args != 3)
 		die(2, "usage: %s FILE TEXT", op[0]);
-	if ((!strcmp(op[0], "mkdir") || !strcmp(op[0], "insmod")) && op_args < 2)
+	if ((!strcmp(op[0], "mkdir") || !strcmp(op[0], "insmod") ||
+	     !strcmp(op[0], "rmmod")) && op_args < 2)
 		die(2, "usage: %s PATH", op[0]);
 	if (!strcmp(op[0], "write") || !strcmp(op[0], "append")) {
 		/*

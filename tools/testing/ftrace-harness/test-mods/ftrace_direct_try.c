@@ -9,11 +9,18 @@
  * modprobe fails with it.  When it succeeds, the trampoline counts its
  * calls in the read-only parameter "hits", so a case sees it run.
  *
+ * With drop=1 the module then asks to take the function out of the
+ * registered ops' filter, which would leave it empty ("every function"
+ * for an ops): that must be refused (-EINVAL, as upstream refuses it),
+ * and "drop_ret" reads back the answer, the registration staying as it
+ * was.
+ *
  * Built as an external module against either variant: only the exported
  * API is used.
  */
 #include <linux/ftrace.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/linkage.h>
 #include <asm/asm.h>
 #include <asm/nospec-branch.h>
@@ -45,6 +52,14 @@ asm (
 "	.popsection\n"
 );
 
+static bool drop;
+module_param(drop, bool, 0444);
+MODULE_PARM_DESC(drop, "try to empty the registered ops' filter");
+
+static int drop_ret;
+module_param(drop_ret, int, 0444);
+MODULE_PARM_DESC(drop_ret, "what the attempt to empty the filter returned");
+
 static struct ftrace_ops direct_ops;
 
 static int __init fdt_init(void)
@@ -59,9 +74,18 @@ static int __init fdt_init(void)
 	ret = register_ftrace_direct_multi(&direct_ops, (unsigned long)fdt_tramp);
 	pr_info("ftrace_direct_try: %s: register_ftrace_direct_multi() = %d\n",
 		func, ret);
-	if (ret)
+	if (ret) {
 		ftrace_free_filter(&direct_ops);
-	return ret;
+		return ret;
+	}
+	if (drop) {
+		char *not = kasprintf(GFP_KERNEL, "!%s", func);
+
+		drop_ret = not ? ftrace_set_filter(&direct_ops, not, strlen(not), 0) : -ENOMEM;
+		kfree(not);
+		pr_info("ftrace_direct_try: emptying the filter: %d\n", drop_ret);
+	}
+	return 0;
 }
 
 static void __exit fdt_exit(void)
