@@ -101,8 +101,14 @@
 	add	x12, x12, x11, lsl #4
 	ldp	x4, x2, [x12]			// the slot's func and ops
 	b	2f
-1:	ldr_l	x2, function_trace_op
-	ldr_l	x4, ftrace_caller_func
+	/*
+	 * The core publishes the op, then (after a barrier) the callback
+	 * that uses it: read them in the other order, the callback with
+	 * acquire, so a new callback never runs with a stale op.
+	 */
+1:	adr_l	x12, ftrace_caller_func
+	ldar	x4, [x12]
+	ldr_l	x2, function_trace_op
 2:	blr	x4
 	.endm
 

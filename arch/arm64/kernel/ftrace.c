@@ -313,6 +313,12 @@ static int site_write(unsigned long addr, u32 old, u32 new)
 		return ret;
 	alias = (void *)(__fix_to_virt(FIX_FTRACE_POKE) + offset_in_page(addr));
 	WRITE_ONCE(*(__le32 *)alias, cpu_to_le32(new));
+	/*
+	 * The cleaning below names the text's address, not the alias the
+	 * store went through: order them explicitly (upstream's patching
+	 * gets this barrier from unmapping its alias; ours stays mapped).
+	 */
+	dsb(ishst);
 	caches_clean_inval_pou(addr, addr + AARCH64_INSN_SIZE);
 	return 0;
 }

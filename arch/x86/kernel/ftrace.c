@@ -99,7 +99,11 @@ static int site_check(unsigned long ip, u64 expect)
 
 	if (ret)
 		return ret;
-	return cur != expect ? -EINVAL : 0;
+	if (cur == expect)
+		return 0;
+	/* What the anomaly report cannot say: the bytes themselves. */
+	pr_err("ftrace: %pS: expected %010llx, found %010llx\n", (void *)ip, expect, cur);
+	return -EINVAL;
 }
 
 /**
@@ -144,14 +148,18 @@ void ftrace_arch_patch_begin(unsigned int nr)
  * @new_target: the trampoline it must call, 0 for the NOP
  *
  * Return: 0, -EFAULT if unreadable, -EINVAL if it does not hold the
- * instruction for @old_target.
+ * instruction for @old_target, -ERANGE if a call cannot reach
+ * @new_target (a direct function outside the kernel's and modules' 2 GiB).
  */
 int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
 			   unsigned long new_target)
 {
+	long rel = (long)new_target - (long)(ip + MCOUNT_INSN_SIZE);
 	int ret;
 
 	lockdep_assert_held(&text_mutex);
+	if (new_target && rel != (s32)rel)
+		return -ERANGE;
 	ret = site_check(ip, site_word(ip, old_target));
 	if (ret)
 		return ret;
