@@ -411,8 +411,9 @@ void ftrace_arch_tramp_free(unsigned long tramp);
 
 /* ---- Probes of filter commands (ftrace_probe.c) ---- */
 
+void ftrace_probes_lock(void);
+void ftrace_probes_unlock(void);
 void ftrace_probes_show(struct seq_file *m, struct trace_array *tr);
-bool ftrace_probes_exist(struct trace_array *tr);
 void ftrace_probes_purge(struct trace_array *tr, struct ftrace_group *g,
 			 unsigned long start, unsigned long end);
 int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,

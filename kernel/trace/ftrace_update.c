@@ -745,9 +745,11 @@ void ftrace_release_mod(struct module *mod)
 	/*
 	 * trace_types_lock first: the purge reaches every instance's ops;
 	 * and before it event_mutex, which event probes' ->free() needs.
+	 * Those run at ftrace_probes_unlock(), after ftrace_lock.
 	 */
 	mutex_lock(&event_mutex);
 	mutex_lock(&trace_types_lock);
+	ftrace_probes_lock();
 	mutex_lock(&ftrace_lock);
 	g = mod_group(mod);
 	if (g) {
@@ -772,6 +774,7 @@ void ftrace_release_mod(struct module *mod)
 	}
 	ftrace_drop_init_syms(mod);
 	mutex_unlock(&ftrace_lock);
+	ftrace_probes_unlock();
 	mutex_unlock(&trace_types_lock);
 	mutex_unlock(&event_mutex);
 	if (g)
@@ -815,6 +818,7 @@ void ftrace_free_mem(struct module *mod, void *start, void *end)
 
 	mutex_lock(&event_mutex);	/* ftrace_purge_group()'s order */
 	mutex_lock(&trace_types_lock);
+	ftrace_probes_lock();
 	mutex_lock(&ftrace_lock);
 	for_each_ftrace_group(g) {
 		if (g->mod != mod)
@@ -823,6 +827,7 @@ void ftrace_free_mem(struct module *mod, void *start, void *end)
 		ftrace_number_of_pages -= ftrace_group_trim(g);
 	}
 	mutex_unlock(&ftrace_lock);
+	ftrace_probes_unlock();
 	mutex_unlock(&trace_types_lock);
 	mutex_unlock(&event_mutex);
 }
