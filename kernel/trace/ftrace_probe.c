@@ -284,6 +284,7 @@ void ftrace_probes_unlock(void)
 	struct ftrace_func_probe *probe;
 	struct ftrace_func_entry *entry;
 	struct ftrace_probe_ops *probe_ops;
+	struct ftrace_hash *ips;
 	unsigned long i;
 
 	lockdep_assert_not_held(&ftrace_lock);
@@ -291,19 +292,18 @@ void ftrace_probes_unlock(void)
 		list_del(&pf->list);
 		probe = pf->probe;
 		probe_ops = probe->probe_ops;
-		if (pf->ips) {
-			ftrace_hash_for_each(pf->ips, i, entry)
+		/* A whole probe is off every list: its filter is what it had. */
+		ips = pf->ips ?: probe_filter(probe);
+		if (probe_ops->free)
+			ftrace_hash_for_each(ips, i, entry)
 				probe_ops->free(probe_ops, probe->tr, entry->ip, probe->data);
+		if (pf->ips) {
 			ftrace_hash_free(pf->ips);
 			kfree(pf);
 			continue;
 		}
-		/* The probe is off every list: its filter is what it had. */
-		if (probe_ops->free) {
-			ftrace_hash_for_each(probe_filter(probe), i, entry)
-				probe_ops->free(probe_ops, probe->tr, entry->ip, probe->data);
+		if (probe_ops->free)
 			probe_ops->free(probe_ops, probe->tr, 0, probe->data);
-		}
 		ftrace_free_filter(&probe->ops);
 		kfree(probe);
 	}
