@@ -3,10 +3,18 @@
  * Internals of the dynamic ftrace core, shared by kernel/trace/ftrace_*.c
  * and trace_functions.c.  Design: Documentation/trace/ftrace-core-design.rst.
  *
- * Locking, outermost first:
- *   ops->func_hash->regex_lock  one filter-file user of an ops at a time
- *   trace_types_lock            (trace.c's) the trace arrays: held by module
- *                               load and unload to reach every instance's ops
+ * Locking, outermost first (the design doc says who takes which):
+ *   direct_mutex                (ftrace_direct.c) the direct-call API, and
+ *                               registering an IPMODIFY ops
+ *   event_mutex                 (trace_events.c's) with trace_types_lock,
+ *   trace_types_lock            (trace.c's) held by module load and unload
+ *                               and init-text freeing to reach every trace
+ *                               array's ops and filter commands; a tracer's
+ *                               boot self-test sets filters under the latter
+ *   ops->func_hash->regex_lock  one edit of an ops' hashes committed at a
+ *                               time (never held with probe_mutex)
+ *   probe_mutex                 (ftrace_probe.c) filter commands' ->init(),
+ *                               ->free() (run after ftrace_lock) and ->print()
  *   ftrace_lock                 records' counts and flags, the ops list,
  *                               hash replacement of registered ops, groups
  *   text_mutex                  taken by the arch while it patches
@@ -104,6 +112,14 @@ struct ftrace_group {
 	unsigned int		count;
 	unsigned int		freed;		/* records of freed text */
 	unsigned int		pages;
+	/*
+	 * Recounted and patched with the rest: vmlinux's from the start, a
+	 * module's from ftrace_module_enable() (under ftrace_lock).  Until
+	 * then its records stay as ftrace_module_init() made them, NOPs
+	 * wanted by nobody, whatever the ops want (upstream's
+	 * FTRACE_FL_DISABLED): the module is not formed yet.
+	 */
+	bool			ready;
 	struct rcu_head		rcu;
 	struct dyn_ftrace	recs[];
 };
@@ -298,6 +314,8 @@ u32 ftrace_rec_wanted(u32 flags, bool enabled);
 unsigned long ftrace_rec_target(u32 flags, unsigned long ip);
 void ftrace_rec_forget(struct dyn_ftrace *rec);
 int ftrace_set_callback(ftrace_func_t func);
+ftrace_func_t ftrace_shared_callback(struct ftrace_ops *list, bool enabled,
+				     struct ftrace_ops **opp);
 void ftrace_anomaly(const char *what, unsigned long ip, int err);
 int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 			  struct ftrace_hash *notr);
