@@ -4,17 +4,18 @@
  * and trace_functions.c.  Design: Documentation/trace/ftrace-core-design.rst.
  *
  * Locking, outermost first (the design doc says who takes which):
- *   direct_mutex                (ftrace_direct.c) the direct-call API, and
- *                               registering an IPMODIFY ops
  *   event_mutex                 (trace_events.c's) with trace_types_lock,
  *   trace_types_lock            (trace.c's) held by module load and unload
  *                               and init-text freeing to reach every trace
- *                               array's ops and filter commands; a tracer's
- *                               boot self-test sets filters under the latter
+ *                               array's ops and filter commands; a tracer
+ *                               switch registers its ops under the latter
  *   ops->func_hash->regex_lock  one edit of an ops' hashes committed at a
- *                               time (never held with probe_mutex)
+ *                               time (never held with probe_mutex or
+ *                               direct_mutex)
  *   probe_mutex                 (ftrace_probe.c) filter commands' ->init(),
  *                               ->free() (run after ftrace_lock) and ->print()
+ *   direct_mutex                (ftrace_direct.c) the direct-call API, and
+ *                               every ops' registration and unregistration
  *   ftrace_lock                 records' counts and flags, the ops list,
  *                               hash replacement of registered ops, groups
  *   text_mutex                  taken by the arch while it patches

@@ -1052,8 +1052,8 @@ static void tramp_test_func(unsigned long ip, unsigned long parent_ip,
 
 /*
  * The shared trampolines call one ops directly only if it is never freed:
- * they load function_trace_op before the call, and a task preempted in
- * between would pass a freed ops to the next callback installed.
+ * they load function_trace_op and the callback separately, and a task
+ * preempted in between would pair a freed ops with another callback.
  */
 static void state_shared_callback(struct kunit *test)
 {

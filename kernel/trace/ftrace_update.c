@@ -51,7 +51,8 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 		for_each_group_rec(g, rec) {
 			unsigned long ip = ftrace_rec_ip(g, rec);
 
-			if (!(rec->flags & FTRACE_REC_IPMODIFY))
+			/* A loading module's records are not counted yet. */
+			if (g->ready && !(rec->flags & FTRACE_REC_IPMODIFY))
 				continue;
 			if (!ftrace_hash_empty(filter) && !ftrace_lookup_ip(filter, ip))
 				continue;
@@ -401,9 +402,10 @@ int ftrace_set_callback(ftrace_func_t func)
  *
  * One ops in the kernel's data is called directly (or through its
  * wrapper).  One that can be freed goes through the list function, which
- * ignores function_trace_op: the trampolines load the op before the call,
- * so a task preempted in between may pass it to the next callback
- * installed, after the ops is gone.  An ops of the SITES role is called
+ * ignores function_trace_op: a task preempted between the trampoline's
+ * loads of the op and of the callback (x86: the op, then the patched
+ * call; arm64: the callback, then the op) may pair an op with another's
+ * callback, and only an ops that is never freed may be that op.  An ops of the SITES role is called
  * by no trampoline and does not count.
  *
  * Return: ftrace_stub, ftrace_ops_list_func, or one ops' function.
