@@ -53,8 +53,11 @@ static void profile_graph_return(struct ftrace_graph_ret *trace)
 		parent = ftrace_graph_get_ret_stack(current, 1);
 		if (parent)
 			parent->subtime += t;
-		if (self && self->subtime < t)
-			t -= self->subtime;
+		/*
+		 * Children that took the whole call (clock skew, sleep time
+		 * taken out) leave it no time of its own, as in stock.
+		 */
+		t = self && self->subtime < t ? t - self->subtime : 0;
 	}
 	/* The entry may have counted the hit on another CPU. */
 	s = ftrace_profile_find(trace->func);

@@ -219,8 +219,20 @@ static void *filter_start(struct seq_file *m, loff_t *pos)
 {
 	struct ftrace_filter_file *ff = m->private;
 
+	/* The probes' ->print() reads data that their ->free() frees. */
+	if (ff->flags & FTRACE_ITER_DO_PROBES)
+		ftrace_probes_lock();
 	mutex_lock(&ftrace_lock);
 	return filter_item(ff, *pos);
+}
+
+static void filter_stop(struct seq_file *m, void *v)
+{
+	struct ftrace_filter_file *ff = m->private;
+
+	mutex_unlock(&ftrace_lock);
+	if (ff->flags & FTRACE_ITER_DO_PROBES)
+		ftrace_probes_unlock();
 }
 
 static void *filter_next(struct seq_file *m, void *v, loff_t *pos)
@@ -260,7 +272,7 @@ static int filter_show(struct seq_file *m, void *v)
 static const struct seq_operations filter_seq_ops = {
 	.start	= filter_start,
 	.next	= filter_next,
-	.stop	= rf_stop,
+	.stop	= filter_stop,
 	.show	= filter_show,
 };
 

@@ -28,14 +28,25 @@ static struct ftrace_hash *current_hash(struct ftrace_ops *ops, bool notr)
 			 rcu_dereference_protected(h->filter_hash, 1);
 }
 
+/*
+ * Called without ftrace_lock (a filter file's writer, ftrace_set_filter()):
+ * a module going away unlinks its group and frees it, and then the
+ * module, only after a grace period.
+ */
 static bool module_loaded(const char *name)
 {
 	struct ftrace_group *g;
+	bool found = false;
 
-	for_each_ftrace_group(g)
-		if (g->mod && !strcmp(module_name(g->mod), name))
-			return true;
-	return false;
+	rcu_read_lock();
+	for_each_ftrace_group(g) {
+		if (g->mod && !strcmp(module_name(g->mod), name)) {
+			found = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
 }
 
 /**

@@ -3,10 +3,19 @@
  * Internals of the dynamic ftrace core, shared by kernel/trace/ftrace_*.c
  * and trace_functions.c.  Design: Documentation/trace/ftrace-core-design.rst.
  *
- * Locking, outermost first:
- *   ops->func_hash->regex_lock  one filter-file user of an ops at a time
- *   trace_types_lock            (trace.c's) the trace arrays: held by module
- *                               load and unload to reach every instance's ops
+ * Locking, outermost first (the design doc says who takes which):
+ *   event_mutex                 (trace_events.c's) with trace_types_lock,
+ *   trace_types_lock            (trace.c's) held by module load and unload
+ *                               and init-text freeing to reach every trace
+ *                               array's ops and filter commands; a tracer
+ *                               switch registers its ops under the latter
+ *   ops->func_hash->regex_lock  one edit of an ops' hashes committed at a
+ *                               time (never held with probe_mutex or
+ *                               direct_mutex)
+ *   probe_mutex                 (ftrace_probe.c) filter commands' ->init(),
+ *                               ->free() (run after ftrace_lock) and ->print()
+ *   direct_mutex                (ftrace_direct.c) the direct-call API, and
+ *                               every ops' registration and unregistration
  *   ftrace_lock                 records' counts and flags, the ops list,
  *                               hash replacement of registered ops, groups
  *   text_mutex                  taken by the arch while it patches
@@ -104,6 +113,14 @@ struct ftrace_group {
 	unsigned int		count;
 	unsigned int		freed;		/* records of freed text */
 	unsigned int		pages;
+	/*
+	 * Recounted and patched with the rest: vmlinux's from the start, a
+	 * module's from ftrace_module_enable() (under ftrace_lock).  Until
+	 * then its records stay as ftrace_module_init() made them, NOPs
+	 * wanted by nobody, whatever the ops want (upstream's
+	 * FTRACE_FL_DISABLED): the module is not formed yet.
+	 */
+	bool			ready;
 	struct rcu_head		rcu;
 	struct dyn_ftrace	recs[];
 };
@@ -298,6 +315,8 @@ u32 ftrace_rec_wanted(u32 flags, bool enabled);
 unsigned long ftrace_rec_target(u32 flags, unsigned long ip);
 void ftrace_rec_forget(struct dyn_ftrace *rec);
 int ftrace_set_callback(ftrace_func_t func);
+ftrace_func_t ftrace_shared_callback(struct ftrace_ops *list, bool enabled,
+				     struct ftrace_ops **opp);
 void ftrace_anomaly(const char *what, unsigned long ip, int err);
 int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 			  struct ftrace_hash *notr);
@@ -411,8 +430,9 @@ void ftrace_arch_tramp_free(unsigned long tramp);
 
 /* ---- Probes of filter commands (ftrace_probe.c) ---- */
 
+void ftrace_probes_lock(void);
+void ftrace_probes_unlock(void);
 void ftrace_probes_show(struct seq_file *m, struct trace_array *tr);
-bool ftrace_probes_exist(struct trace_array *tr);
 void ftrace_probes_purge(struct trace_array *tr, struct ftrace_group *g,
 			 unsigned long start, unsigned long end);
 int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,

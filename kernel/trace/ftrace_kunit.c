@@ -1051,6 +1051,38 @@ static void tramp_test_func(unsigned long ip, unsigned long parent_ip,
 }
 
 /*
+ * The shared trampolines call one ops directly only if it is never freed:
+ * they load function_trace_op and the callback separately, and a task
+ * preempted in between would pair a freed ops with another callback.
+ */
+static void state_shared_callback(struct kunit *test)
+{
+	struct state_fixture *f = test->priv;
+	struct ftrace_ops *c = &f->ops[2], *op = NULL;
+
+	c->func = tramp_test_func;
+	/* c alone (the stub does not count), in the kernel's data. */
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_shared_callback(c, true, &op),
+			    (ftrace_func_t)tramp_test_func);
+	KUNIT_EXPECT_PTR_EQ(test, op, c);
+	/* kernel.ftrace_enabled=0, or nothing that counts: the stub. */
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_shared_callback(c, false, &op),
+			    (ftrace_func_t)ftrace_stub);
+	KUNIT_EXPECT_PTR_EQ(test, op, &ftrace_list_end);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_shared_callback(&f->ops[3], true, &op),
+			    (ftrace_func_t)ftrace_stub);
+	/* Several: the list function, and no op published. */
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_shared_callback(&f->ops[0], true, &op),
+			    (ftrace_func_t)ftrace_ops_list_func);
+	KUNIT_EXPECT_PTR_EQ(test, op, &ftrace_list_end);
+	/* c alone, but one that can be freed: the list function too. */
+	c->flags |= FTRACE_OPS_FL_DYNAMIC;
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_shared_callback(c, true, &op),
+			    (ftrace_func_t)ftrace_ops_list_func);
+	KUNIT_EXPECT_PTR_EQ(test, op, &ftrace_list_end);
+}
+
+/*
  * Every slot can be handed out, each once, to ops on and off the list
  * alike; the ops after the last goes without.  The slots the running
  * kernel holds already are counted, not assumed free.
@@ -1164,6 +1196,7 @@ static struct kunit_case state_cases[] = {
 	KUNIT_CASE(state_transitions),
 	KUNIT_CASE(state_trampoline),
 	KUNIT_CASE(state_count_saturates),
+	KUNIT_CASE(state_shared_callback),
 	KUNIT_CASE(tramp_slots_fill),
 	KUNIT_CASE(tramp_reap_after_wait),
 	KUNIT_CASE(tramp_let_go_calls_stub),

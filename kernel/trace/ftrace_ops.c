@@ -760,7 +760,8 @@ static void purge_ops(struct ftrace_ops *ops, struct ftrace_group *g,
  * filter commands give back their per-function data as well, and the
  * sites' direct functions are forgotten.
  *
- * Context: event_mutex, trace_types_lock and ftrace_lock held.
+ * Context: event_mutex, trace_types_lock, ftrace_probes_lock() and
+ * ftrace_lock held.
  */
 void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 			unsigned long end)

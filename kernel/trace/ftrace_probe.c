@@ -226,13 +226,89 @@ int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
 
 /* ---- Function probes ---- */
 
+struct ftrace_func_probe;
+
+/* ->free() calls that are due once ftrace_lock is released. */
+struct probe_free {
+	struct list_head		list;	/* in probe_frees */
+	struct ftrace_func_probe	*probe;
+	struct ftrace_hash		*ips;	/* NULL: all, then the probe */
+};
+
 struct ftrace_func_probe {
 	struct list_head	list;		/* in tr->func_probes */
 	struct ftrace_probe_ops	*probe_ops;
 	struct ftrace_ops	ops;
 	struct trace_array	*tr;
 	void			*data;
+	struct probe_free	last;		/* its own end, allocation-free */
 };
+
+/*
+ * A probe's ->free() may take ftrace_lock: an enable_event probe whose
+ * last reference goes unregisters its event, and a kprobe event on a
+ * function's entry is an ftrace ops that then unregisters.  So ->free()
+ * runs after ftrace_lock is released, from the list below.  probe_mutex,
+ * taken before ftrace_lock, keeps ->init(), ->free() and ->print() of a
+ * probe's data apart (the maps are not safe against concurrent writers)
+ * and owns the list.  (Stock calls ->free() under ftrace_lock at
+ * "!func:enable_event:kprobes:ev", which its code says waits for itself
+ * there: read, not run.)
+ */
+static DEFINE_MUTEX(probe_mutex);
+static LIST_HEAD(probe_frees);
+
+static struct ftrace_hash *probe_filter(struct ftrace_func_probe *probe)
+{
+	return rcu_dereference_protected(probe->ops.func_hash->filter_hash, 1);
+}
+
+/**
+ * ftrace_probes_lock - serialise with the probes' ->init(), ->free() and ->print()
+ *
+ * Context: before ftrace_lock; after event_mutex and trace_types_lock.
+ */
+void ftrace_probes_lock(void)
+{
+	mutex_lock(&probe_mutex);
+}
+
+/**
+ * ftrace_probes_unlock - run the ->free() calls due, and unlock
+ *
+ * Context: ftrace_probes_lock() held, ftrace_lock not held.
+ */
+void ftrace_probes_unlock(void)
+{
+	struct probe_free *pf, *n;
+	struct ftrace_func_probe *probe;
+	struct ftrace_func_entry *entry;
+	struct ftrace_probe_ops *probe_ops;
+	struct ftrace_hash *ips;
+	unsigned long i;
+
+	lockdep_assert_not_held(&ftrace_lock);
+	list_for_each_entry_safe(pf, n, &probe_frees, list) {
+		list_del(&pf->list);
+		probe = pf->probe;
+		probe_ops = probe->probe_ops;
+		/* A whole probe is off every list: its filter is what it had. */
+		ips = pf->ips ?: probe_filter(probe);
+		if (probe_ops->free)
+			ftrace_hash_for_each(ips, i, entry)
+				probe_ops->free(probe_ops, probe->tr, entry->ip, probe->data);
+		if (pf->ips) {
+			ftrace_hash_free(pf->ips);
+			kfree(pf);
+			continue;
+		}
+		if (probe_ops->free)
+			probe_ops->free(probe_ops, probe->tr, 0, probe->data);
+		ftrace_free_filter(&probe->ops);
+		kfree(probe);
+	}
+	mutex_unlock(&probe_mutex);
+}
 
 static void probe_call(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -251,11 +327,6 @@ static struct ftrace_func_probe *find_probe(struct trace_array *tr,
 		if (probe->probe_ops == probe_ops)
 			return probe;
 	return NULL;
-}
-
-static struct ftrace_hash *probe_filter(struct ftrace_func_probe *probe)
-{
-	return rcu_dereference_protected(probe->ops.func_hash->filter_hash, 1);
 }
 
 /* The call sites whose function matches @glob. */
@@ -284,6 +355,22 @@ fail:
 	return NULL;
 }
 
+/*
+ * Queue the ->free() calls of @ips (NULL: the whole probe, which is off
+ * its trace array's list) for ftrace_probes_unlock(), in order: a probe
+ * may lose sites and then go in one locked update.
+ */
+static void probe_free_later(struct ftrace_func_probe *probe, struct probe_free *pf)
+{
+	lockdep_assert_held(&probe_mutex);
+	if (!pf) {
+		pf = &probe->last;
+		pf->ips = NULL;
+	}
+	pf->probe = probe;
+	list_add_tail(&pf->list, &probe_frees);
+}
+
 /**
  * register_ftrace_function_probe - call a probe on functions matching a glob
  * @glob: the functions
@@ -306,11 +393,11 @@ int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 
 	if (!tr)
 		return -EINVAL;
+	ftrace_probes_lock();
 	mutex_lock(&ftrace_lock);
-	if (ftrace_dead) {
-		mutex_unlock(&ftrace_lock);
-		return -ENODEV;
-	}
+	ret = -ENODEV;
+	if (ftrace_dead)
+		goto unlock;
 	sites = glob_sites(glob, &ret);
 	if (!sites)
 		goto out;
@@ -377,26 +464,27 @@ added:
 undo:
 	if (created) {
 		list_del(&probe->list);
-		if (probe_ops->free)
-			probe_ops->free(probe_ops, tr, 0, probe->data);
-		ftrace_free_filter_locked(&probe->ops);
-		kfree(probe);
+		probe_free_later(probe, NULL);
 	}
 out:
 	ftrace_hash_free(sites);
+unlock:
 	mutex_unlock(&ftrace_lock);
+	ftrace_probes_unlock();
 	return ret;
 }
 
 /*
- * Take @remove's sites off a probe, and free their data once no CPU can
- * be in the probe's callback for them; free the probe when none are
- * left.  Return: 0, or -ENOMEM with nothing changed.
+ * Take @remove's sites off a probe, and free their data (after
+ * ftrace_lock) once no CPU can be in the probe's callback for them; free
+ * the probe when none are left.  Return: 0, or -ENOMEM with nothing
+ * changed.
  */
 static int probe_remove(struct ftrace_func_probe *probe, struct ftrace_hash *remove)
 {
 	struct ftrace_probe_ops *probe_ops = probe->probe_ops;
 	struct ftrace_hash *filter = probe_filter(probe);
+	struct probe_free *pf = NULL;
 	struct ftrace_func_entry *entry;
 	bool keep = false;
 	unsigned long i;
@@ -404,9 +492,22 @@ static int probe_remove(struct ftrace_func_probe *probe, struct ftrace_hash *rem
 	ftrace_hash_for_each(filter, i, entry)
 		keep = keep || !ftrace_lookup_ip(remove, entry->ip);
 	if (keep) {
+		if (probe_ops->free) {
+			pf = kmalloc(sizeof(*pf), GFP_KERNEL);
+			if (pf)
+				pf->ips = ftrace_hash_copy(remove);
+			if (!pf || !pf->ips) {
+				kfree(pf);
+				return -ENOMEM;
+			}
+		}
 		filter = ftrace_hash_copy(filter);
-		if (!filter)
+		if (!filter) {
+			if (pf)
+				ftrace_hash_free(pf->ips);
+			kfree(pf);
 			return -ENOMEM;
+		}
 		ftrace_hash_for_each(remove, i, entry)
 			ftrace_hash_remove(filter, entry->ip);
 		ftrace_ops_set_hashes(&probe->ops, filter, NULL);
@@ -418,25 +519,19 @@ static int probe_remove(struct ftrace_func_probe *probe, struct ftrace_hash *rem
 		 * callback: both may read the data freed below.  The waits
 		 * of ops_unlink() for a dynamic ops.
 		 */
-		if (probe_ops->free) {
+		if (pf) {
 			synchronize_rcu_tasks_rude();
 			if (IS_ENABLED(CONFIG_PREEMPTION))
 				synchronize_rcu_tasks();
+			probe_free_later(probe, pf);
 		}
-	} else if (ftrace_ops_registered(&probe->ops)) {
+		return 0;
+	}
+	if (ftrace_ops_registered(&probe->ops))
 		/* A dynamic ops: this waits for its callbacks as well. */
 		ftrace_shutdown(&probe->ops, 0);
-	}
-	if (probe_ops->free)
-		ftrace_hash_for_each(remove, i, entry)
-			probe_ops->free(probe_ops, probe->tr, entry->ip, probe->data);
-	if (keep)
-		return 0;
 	list_del(&probe->list);
-	if (probe_ops->free)
-		probe_ops->free(probe_ops, probe->tr, 0, probe->data);
-	ftrace_free_filter_locked(&probe->ops);
-	kfree(probe);
+	probe_free_later(probe, NULL);
 	return 0;
 }
 
@@ -446,8 +541,8 @@ static int probe_remove(struct ftrace_func_probe *probe, struct ftrace_hash *rem
  * @tr: the trace array
  * @probe_ops: the probe
  *
- * Return: 0, -ENOENT if no such probe, -EINVAL if @glob matches none of
- * its functions, -ENOMEM.
+ * Return: 0, -ENODEV if no such probe (as stock), -EINVAL if @glob matches
+ * none of its functions, -ENOMEM.
  */
 int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 					  struct ftrace_probe_ops *probe_ops)
@@ -456,10 +551,11 @@ int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 	struct ftrace_func_probe *probe;
 	struct ftrace_func_entry *entry;
 	unsigned long i;
-	int ret = -ENOENT;
+	int ret = -ENODEV;
 
 	if (!tr)
 		return -EINVAL;
+	ftrace_probes_lock();
 	mutex_lock(&ftrace_lock);
 	probe = find_probe(tr, probe_ops);
 	if (!probe)
@@ -487,6 +583,7 @@ int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 	ftrace_hash_free(sites);
 out:
 	mutex_unlock(&ftrace_lock);
+	ftrace_probes_unlock();
 	return ret;
 }
 
@@ -498,10 +595,12 @@ void clear_ftrace_function_probes(struct trace_array *tr)
 {
 	struct ftrace_func_probe *probe, *n;
 
+	ftrace_probes_lock();
 	mutex_lock(&ftrace_lock);
 	list_for_each_entry_safe(probe, n, &tr->func_probes, list)
 		probe_remove(probe, probe_filter(probe));
 	mutex_unlock(&ftrace_lock);
+	ftrace_probes_unlock();
 }
 
 /**
@@ -520,8 +619,9 @@ void clear_ftrace_function_probes(struct trace_array *tr)
  * the same probe set on the module loaded again got EBUSY from its map.
  * Without memory the generic purge still takes the addresses out.
  *
- * Context: event_mutex (event probes' ->free()), trace_types_lock and
- * ftrace_lock held.
+ * Context: event_mutex (event probes' ->free()), trace_types_lock,
+ * ftrace_probes_lock() and ftrace_lock held; ftrace_probes_unlock() runs
+ * the ->free() calls.
  */
 void ftrace_probes_purge(struct trace_array *tr, struct ftrace_group *g,
 			 unsigned long start, unsigned long end)
@@ -530,6 +630,7 @@ void ftrace_probes_purge(struct trace_array *tr, struct ftrace_group *g,
 	struct ftrace_hash *gone;
 
 	lockdep_assert_held(&event_mutex);
+	lockdep_assert_held(&probe_mutex);
 	ftrace_assert_locked();
 	list_for_each_entry_safe(probe, n, &tr->func_probes, list) {
 		gone = ftrace_group_hits(probe_filter(probe), g, start, end);
@@ -544,7 +645,7 @@ void ftrace_probes_purge(struct trace_array *tr, struct ftrace_group *g,
  * @m: the seq_file
  * @tr: the trace array
  *
- * Context: ftrace_lock held.
+ * Context: ftrace_probes_lock() and ftrace_lock held.
  */
 void ftrace_probes_show(struct seq_file *m, struct trace_array *tr)
 {
@@ -552,6 +653,7 @@ void ftrace_probes_show(struct seq_file *m, struct trace_array *tr)
 	struct ftrace_func_entry *entry;
 	unsigned long i;
 
+	lockdep_assert_held(&probe_mutex);
 	list_for_each_entry(probe, &tr->func_probes, list) {
 		ftrace_hash_for_each(probe_filter(probe), i, entry) {
 			if (probe->probe_ops->print)

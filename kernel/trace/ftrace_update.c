@@ -51,7 +51,8 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 		for_each_group_rec(g, rec) {
 			unsigned long ip = ftrace_rec_ip(g, rec);
 
-			if (!(rec->flags & FTRACE_REC_IPMODIFY))
+			/* A loading module's records are not counted yet. */
+			if (g->ready && !(rec->flags & FTRACE_REC_IPMODIFY))
 				continue;
 			if (!ftrace_hash_empty(filter) && !ftrace_lookup_ip(filter, ip))
 				continue;
@@ -213,6 +214,8 @@ static void recount_check(struct ftrace_ops *list)
 	u32 full;
 
 	for_each_ftrace_group(g) {
+		if (!g->ready)
+			continue;
 		for_each_group_rec(g, rec) {
 			full = ftrace_rec_recount(rec->flags, ftrace_rec_ip(g, rec), list);
 			if (WARN_ONCE(full != rec->flags,
@@ -240,6 +243,8 @@ static unsigned int recount(void)
 
 	touched_all = false;
 	for_each_ftrace_group(g) {
+		if (!g->ready)
+			continue;
 		for_each_group_rec(g, rec) {
 			if (!all && !(rec->flags & FTRACE_REC_TOUCHED))
 				continue;
@@ -332,6 +337,8 @@ static int patch_sites(unsigned int changes)
 
 	ftrace_arch_patch_begin(changes);
 	for_each_ftrace_group(g) {
+		if (!g->ready)
+			continue;
 		for_each_group_rec(g, rec) {
 			/* A freed record's text is gone: never written. */
 			want = ftrace_rec_wanted(rec->flags, ftrace_enabled);
@@ -373,6 +380,7 @@ int ftrace_set_callback(ftrace_func_t func)
 {
 	int ret;
 
+	ftrace_assert_locked();
 	if (func == cur_callback)
 		return 0;
 	ret = ftrace_arch_set_callback(cur_callback, func);
@@ -385,16 +393,33 @@ int ftrace_set_callback(ftrace_func_t func)
 	return 0;
 }
 
-/* The callback and ops that serve the registered ops best. */
-static ftrace_func_t choose_callback(struct ftrace_ops **opp)
+/**
+ * ftrace_shared_callback - what the shared trampolines call, and with which op
+ * @list: the ops to serve: ftrace_ops_list (or a test's own list)
+ * @enabled: kernel.ftrace_enabled
+ * @opp: set to the op to publish in function_trace_op (ftrace_list_end
+ *	 unless one ops is called directly)
+ *
+ * One ops in the kernel's data is called directly (or through its
+ * wrapper).  One that can be freed goes through the list function, which
+ * ignores function_trace_op: a task preempted between the trampoline's
+ * loads of the op and of the callback (x86: the op, then the patched
+ * call; arm64: the callback, then the op) may pair an op with another's
+ * callback, and only an ops that is never freed may be that op.  An ops of the SITES role is called
+ * by no trampoline and does not count.
+ *
+ * Return: ftrace_stub, ftrace_ops_list_func, or one ops' function.
+ */
+ftrace_func_t ftrace_shared_callback(struct ftrace_ops *list, bool enabled,
+				     struct ftrace_ops **opp)
 {
 	struct ftrace_ops *op, *only = NULL;
 	int n = 0;
 
 	*opp = &ftrace_list_end;
-	if (!ftrace_enabled)
+	if (!enabled)
 		return ftrace_stub;
-	for_each_ftrace_op(op, ftrace_ops_list) {
+	for_each_ftrace_op(op, list) {
 		if (op->role == FTRACE_ROLE_SITES)
 			continue;
 		only = op;
@@ -402,7 +427,7 @@ static ftrace_func_t choose_callback(struct ftrace_ops **opp)
 	}
 	if (!n)
 		return ftrace_stub;
-	if (n > 1)
+	if (n > 1 || (only->flags & FTRACE_OPS_FL_DYNAMIC))
 		return ftrace_ops_list_func;
 	*opp = only;
 	return ftrace_ops_get_func(only);
@@ -450,7 +475,8 @@ int ftrace_apply_touched(void)
 	if (ftrace_tramps_refresh())
 		return -ENODEV;
 	changes = recount();
-	func = choose_callback(&op);
+	func = ftrace_shared_callback(rcu_dereference_protected(ftrace_ops_list, 1),
+				      ftrace_enabled, &op);
 
 	if (cur_callback != func && cur_callback != ftrace_stub &&
 	    ftrace_set_callback(ftrace_ops_list_func))
@@ -485,6 +511,7 @@ int ftrace_apply_touched(void)
  */
 void ftrace_anomaly(const char *what, unsigned long ip, int err)
 {
+	ftrace_assert_locked();
 	if (ftrace_dead)
 		return;
 	ftrace_dead = 1;
@@ -645,6 +672,7 @@ void __init ftrace_init(void)
 		snprintf(how, sizeof(how), "converted to NOPs (%u in overridden weak functions)",
 			 g->freed);
 	}
+	g->ready = true;
 	publish_group(g);
 	us = div_u64(local_clock() - t0, NSEC_PER_USEC);
 	pr_info("ftrace: %lu call sites %s in %llu us (%llu cycles); records take %lu bytes (%lu pages, %lu.%02lu bytes per site)\n",
@@ -669,8 +697,9 @@ static struct ftrace_group *mod_group(struct module *mod)
  * ftrace_module_init - records for a module being loaded
  * @mod: the module; its text is not executable yet
  *
- * The sites become NOPs here; ftrace_module_enable() turns on those that
- * current filters want, before the module's init runs.
+ * The sites become NOPs here, and no recount counts them (the group is
+ * not ready) until ftrace_module_enable() turns on those that current
+ * filters want, before the module's init runs.
  */
 void ftrace_module_init(struct module *mod)
 {
@@ -727,7 +756,12 @@ void ftrace_module_enable(struct module *mod)
 	mutex_lock(&ftrace_lock);
 	g = mod_group(mod);
 	if (!ftrace_dead && g) {
-		/* Only the new sites: nothing else changed its count. */
+		/*
+		 * Only the new sites: nothing else changed its count.  Until
+		 * now no recount saw them, so none was patched before its dead
+		 * sites were retired or the cached :mod: filters applied.
+		 */
+		g->ready = true;
 		ftrace_touch_group(g);
 		ftrace_apply_touched();
 	}
@@ -745,9 +779,11 @@ void ftrace_release_mod(struct module *mod)
 	/*
 	 * trace_types_lock first: the purge reaches every instance's ops;
 	 * and before it event_mutex, which event probes' ->free() needs.
+	 * Those run at ftrace_probes_unlock(), after ftrace_lock.
 	 */
 	mutex_lock(&event_mutex);
 	mutex_lock(&trace_types_lock);
+	ftrace_probes_lock();
 	mutex_lock(&ftrace_lock);
 	g = mod_group(mod);
 	if (g) {
@@ -772,6 +808,7 @@ void ftrace_release_mod(struct module *mod)
 	}
 	ftrace_drop_init_syms(mod);
 	mutex_unlock(&ftrace_lock);
+	ftrace_probes_unlock();
 	mutex_unlock(&trace_types_lock);
 	mutex_unlock(&event_mutex);
 	if (g)
@@ -815,6 +852,7 @@ void ftrace_free_mem(struct module *mod, void *start, void *end)
 
 	mutex_lock(&event_mutex);	/* ftrace_purge_group()'s order */
 	mutex_lock(&trace_types_lock);
+	ftrace_probes_lock();
 	mutex_lock(&ftrace_lock);
 	for_each_ftrace_group(g) {
 		if (g->mod != mod)
@@ -823,6 +861,7 @@ void ftrace_free_mem(struct module *mod, void *start, void *end)
 		ftrace_number_of_pages -= ftrace_group_trim(g);
 	}
 	mutex_unlock(&ftrace_lock);
+	ftrace_probes_unlock();
 	mutex_unlock(&trace_types_lock);
 	mutex_unlock(&event_mutex);
 }
