@@ -405,8 +405,8 @@ int ftrace_set_callback(ftrace_func_t func)
  * ignores function_trace_op: a task preempted between the trampoline's
  * loads of the op and of the callback (x86: the op, then the patched
  * call; arm64: the callback, then the op) may pair an op with another's
- * callback, and only an ops that is never freed may be that op.  An ops of the SITES role is called
- * by no trampoline and does not count.
+ * callback, and only an ops that is never freed may be that op.  An ops
+ * of the SITES role is called by no trampoline and does not count.
  *
  * Return: ftrace_stub, ftrace_ops_list_func, or one ops' function.
  */
