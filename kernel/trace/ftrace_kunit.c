@@ -498,6 +498,26 @@ static void rec_sort_ips(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ips[i], want[i]);
 }
 
+/* The one pass over a sorted table, and its fall-back midway. */
+static void rec_sort_ips_sorted(struct kunit *test)
+{
+	unsigned long sorted[] = { 0, 0, 0x1000, 0x1000, 0x2000, 0x3000, 0x3000 };
+	unsigned long late[] = { 0, 0x1000, 0x1000, 0x2000, 0x2000, 0x1800, 0x3000 };
+	static const unsigned long want_sorted[] = { 0x1000, 0x2000, 0x3000 };
+	static const unsigned long want_late[] = { 0x1000, 0x1800, 0x2000, 0x3000 };
+	int i, n;
+
+	n = ftrace_sort_ips(sorted, ARRAY_SIZE(sorted));
+	KUNIT_ASSERT_EQ(test, n, 3);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, sorted[i], want_sorted[i]);
+
+	n = ftrace_sort_ips(late, ARRAY_SIZE(late));
+	KUNIT_ASSERT_EQ(test, n, 4);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, late[i], want_late[i]);
+}
+
 /* Sites at 0x1000, 0x1010, 0x1100 and 0x5000 of a made-up text. */
 static struct ftrace_group *synthetic_group(struct kunit *test)
 {
@@ -517,6 +537,7 @@ static void rec_group_layout(struct kunit *test)
 {
 	static const unsigned long far[] = { 0x1000, 0x1000 + (1UL << 33) };
 	struct ftrace_group *g = synthetic_group(test);
+	unsigned long *ips, i;
 
 	KUNIT_EXPECT_EQ(test, g->count, 4U);
 	KUNIT_EXPECT_EQ(test, g->base, 0x1000UL);
@@ -524,6 +545,25 @@ static void rec_group_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_rec_ip(g, &g->recs[2]), 0x1100UL);
 	KUNIT_EXPECT_EQ(test, g->recs[3].flags, 0U);
 	KUNIT_EXPECT_EQ(test, sizeof(g->recs[0]), (size_t)8);
+	ftrace_group_destroy(g);
+
+	/* A group in whole pages, not zeroed: every record is written. */
+	ips = kunit_kmalloc_array(test, 2048, sizeof(*ips), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ips);
+	for (i = 0; i < 2048; i++)
+		ips[i] = 0x1000 + 16 * i;
+	g = ftrace_group_create(NULL, ips, 2048);
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	KUNIT_EXPECT_GT(test, g->pages, 0U);
+	KUNIT_EXPECT_FALSE(test, g->ready);
+	KUNIT_EXPECT_EQ(test, g->freed, 0U);
+	for (i = 0; i < 2048; i++) {
+		if (g->recs[i].flags || ftrace_rec_ip(g, &g->recs[i]) != ips[i]) {
+			KUNIT_FAIL(test, "record %lu: off %#x flags %#x", i,
+				   g->recs[i].off, g->recs[i].flags);
+			break;
+		}
+	}
 	ftrace_group_destroy(g);
 
 	/* Offsets are 32 bits: a group may not span more than 4 GiB. */
@@ -1015,6 +1055,7 @@ static void share_funcs_edit(struct kunit *test)
 
 static struct kunit_case rec_cases[] = {
 	KUNIT_CASE(rec_sort_ips),
+	KUNIT_CASE(rec_sort_ips_sorted),
 	KUNIT_CASE(rec_group_layout),
 	KUNIT_CASE(rec_group_find),
 	KUNIT_CASE(rec_live_location),
