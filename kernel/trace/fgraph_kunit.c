@@ -258,6 +258,22 @@ static void no_stack_no_hook(struct kunit *test)
 	current->ret_stack = fx->stack;
 }
 
+/*
+ * The first graph user's registration gives the idle tasks of online
+ * CPUs a stack while they run: an arm64 idle task sleeps inside
+ * pause_graph_tracing(), so the count it holds there must stay.
+ */
+static void idle_pause_kept(struct kunit *test)
+{
+	struct task_struct *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	atomic_set(&t->tracing_graph_pause, 1);
+	ftrace_graph_init_idle_task(t, raw_smp_processor_id());
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->tracing_graph_pause), 1);
+	kfree(t->ret_stack);
+}
+
 #define FGRAPH_CASE(name)					\
 static void stack_##name(struct kunit *test)			\
 {								\
@@ -283,6 +299,7 @@ static struct kunit_case fgraph_cases[] = {
 	KUNIT_CASE(stack_ret_addr_by_slot),
 	KUNIT_CASE(stack_ret_addr_tail_call),
 	KUNIT_CASE(stack_no_stack_no_hook),
+	KUNIT_CASE(idle_pause_kept),
 	{}
 };
 

@@ -337,13 +337,16 @@ void ftrace_graph_exit_task(struct task_struct *t)
  * An idle task keeps its stack for good; when its CPU went offline it
  * left hooked calls that never return (play_dead()), so its count starts
  * again from zero.  init_idle() calls this at boot only: a CPU brought
- * back online gets it from fgraph_idle_prepare().
+ * back online gets it from fgraph_idle_prepare(), and the first graph
+ * user's registration calls it for the idle tasks of online CPUs, which
+ * are running: their pause count is left alone (as stock's), since an
+ * arm64 idle task spends its sleep inside pause_graph_tracing() in
+ * cpu_suspend(), and zeroing it there would leave -1 after the wake-up.
  */
 void ftrace_graph_init_idle_task(struct task_struct *t, int cpu)
 {
 	struct ftrace_ret_stack *stack = t->ret_stack;
 
-	atomic_set(&t->tracing_graph_pause, 0);
 	if (!stack && READ_ONCE(fgraph_stacks_wanted))
 		stack = fgraph_stack_alloc(GFP_KERNEL);
 	if (stack) {
@@ -362,7 +365,11 @@ void ftrace_graph_init_idle_task(struct task_struct *t, int cpu)
  */
 static int fgraph_idle_prepare(unsigned int cpu)
 {
-	ftrace_graph_init_idle_task(idle_task(cpu), cpu);
+	struct task_struct *t = idle_task(cpu);
+
+	/* Not running: a pause it went down in is over. */
+	atomic_set(&t->tracing_graph_pause, 0);
+	ftrace_graph_init_idle_task(t, cpu);
 	return 0;
 }
 
