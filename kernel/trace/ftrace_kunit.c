@@ -357,6 +357,55 @@ static void match_lookup_symbols(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, addrs[1], 0UL);
 }
 
+struct alias_pair {
+	unsigned long	addr;
+	char		first[KSYM_NAME_LEN];
+	char		second[KSYM_NAME_LEN];
+	bool		found;
+};
+
+/* kallsyms_on_each_symbol(): two names in a row at a traceable address. */
+static int find_alias(void *data, const char *name, struct module *mod,
+		      unsigned long addr)
+{
+	struct alias_pair *p = data;
+
+	if (addr == p->addr && ftrace_location(addr) && strcmp(name, p->first)) {
+		strscpy(p->second, name, sizeof(p->second));
+		p->found = true;
+		return 1;
+	}
+	p->addr = addr;
+	strscpy(p->first, name, sizeof(p->first));
+	return 0;
+}
+
+/* Any name kallsyms has for a traceable function finds it, as on stock. */
+static void match_lookup_aliases(struct kunit *test)
+{
+	struct alias_pair *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	const char *names[2];
+	unsigned long addrs[2];
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	kallsyms_on_each_symbol(find_alias, p);
+	if (!p->found)
+		kunit_skip(test, "no traceable function with two names in this build");
+	kunit_info(test, "%s and %s, at %pS", p->first, p->second, (void *)p->addr);
+	names[0] = p->second;
+	KUNIT_EXPECT_EQ(test, ftrace_lookup_symbols(names, 1, addrs), 0);
+	KUNIT_EXPECT_EQ(test, addrs[0], p->addr);
+	names[0] = p->first;
+	KUNIT_EXPECT_EQ(test, ftrace_lookup_symbols(names, 1, addrs), 0);
+	KUNIT_EXPECT_EQ(test, addrs[0], p->addr);
+	/* Both at once, sorted */
+	names[0] = strcmp(p->first, p->second) < 0 ? p->first : p->second;
+	names[1] = names[0] == p->first ? p->second : p->first;
+	KUNIT_EXPECT_EQ(test, ftrace_lookup_symbols(names, 2, addrs), 0);
+	KUNIT_EXPECT_EQ(test, addrs[0], p->addr);
+	KUNIT_EXPECT_EQ(test, addrs[1], p->addr);
+}
+
 /* The line of available_filter_functions that shows @ip, from 1. */
 static unsigned long listed_position(unsigned long ip)
 {
@@ -905,6 +954,7 @@ static struct kunit_case glob_cases[] = {
 	KUNIT_CASE(match_by_name_as_pass),
 	KUNIT_CASE(match_prefix_symbols),
 	KUNIT_CASE(match_lookup_symbols),
+	KUNIT_CASE(match_lookup_aliases),
 	KUNIT_CASE(match_positions),
 	{}
 };

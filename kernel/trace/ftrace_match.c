@@ -396,6 +396,12 @@ struct name_walk {
 	/* Called for each record; non-zero stops the walk and is returned. */
 	int			(*fn)(struct name_walk *w, struct dyn_ftrace *rec,
 				      const char *name, unsigned long sym);
+	/*
+	 * If set, called for each further name at the address of the symbol
+	 * in hand (an alias), before the records below the next symbol are
+	 * given that symbol's first name (vmlinux only).
+	 */
+	void			(*alias)(struct name_walk *w, const char *name);
 	struct ftrace_group	*g;
 	unsigned int		next;		/* first record not yet named */
 	int			ret;
@@ -426,8 +432,11 @@ static int walk_symbol(void *data, const char *name, struct module *mod, unsigne
 
 	if (walk_below(w, addr))
 		return 1;
-	if (w->sym_named && addr == w->sym_addr)
+	if (w->sym_named && addr == w->sym_addr) {
+		if (w->alias)
+			w->alias(w, name);
 		return 0;
+	}
 	strscpy(w->name, name, sizeof(w->name));
 	/* kallsyms_lookup() drops clang LTO's suffix too */
 	llvm = IS_ENABLED(CONFIG_LTO_CLANG) ? strstr(w->name, ".llvm.") : NULL;
@@ -559,27 +568,67 @@ static int cmp_sym(const void *key, const void *elt)
 	return strcmp(key, *(const char * const *)elt);
 }
 
+/* Aliases of one address wanted by a lookup (four are seldom exceeded). */
+#define LOOKUP_ALIASES	8
+
 struct lookup {
 	struct name_walk	walk;
 	const char		**syms;
 	size_t			cnt;
 	unsigned long		*addrs;
 	size_t			found;
+	/* Wanted aliases of the symbol at alias_addr, until its records come. */
+	unsigned long		alias_addr;
+	unsigned int		nalias;
+	size_t			alias[LOOKUP_ALIASES];
 };
+
+static bool lookup_found(struct lookup *l, size_t idx, unsigned long sym)
+{
+	if (l->addrs[idx])
+		return false;
+	l->addrs[idx] = sym;
+	return ++l->found == l->cnt;
+}
 
 static int lookup_rec(struct name_walk *w, struct dyn_ftrace *rec, const char *name,
 		      unsigned long sym)
 {
 	struct lookup *l = container_of(w, struct lookup, walk);
 	const char **hit;
+	bool all = false;
 
 	if (rec->flags & FTRACE_REC_FREED || !name)
 		return 0;
+	/* The function has a call site: its wanted aliases are found too. */
+	if (l->nalias && sym == l->alias_addr) {
+		while (l->nalias)
+			all |= lookup_found(l, l->alias[--l->nalias], sym);
+	}
 	hit = bsearch(name, l->syms, l->cnt, sizeof(*l->syms), cmp_sym);
-	if (!hit || l->addrs[hit - l->syms])
-		return 0;
-	l->addrs[hit - l->syms] = sym;
-	return ++l->found == l->cnt;
+	if (hit)
+		all |= lookup_found(l, hit - l->syms, sym);
+	return all;
+}
+
+/*
+ * Stock's lookup takes every name kallsyms has for a traceable function;
+ * the walk names records after the first.  A wanted alias waits for the
+ * records of its address.
+ */
+static void lookup_alias(struct name_walk *w, const char *name)
+{
+	struct lookup *l = container_of(w, struct lookup, walk);
+	const char **hit = bsearch(name, l->syms, l->cnt, sizeof(*l->syms), cmp_sym);
+
+	if (!hit)
+		return;
+	if (l->alias_addr != w->sym_addr) {
+		l->alias_addr = w->sym_addr;
+		l->nalias = 0;
+	}
+	if (l->nalias < LOOKUP_ALIASES)
+		l->alias[l->nalias++] = hit - l->syms;
 }
 
 /**
@@ -593,8 +642,11 @@ static int lookup_rec(struct name_walk *w, struct dyn_ftrace *rec, const char *n
  * One pass over the call-site records (their names from one walk of
  * kallsyms for vmlinux) with a binary search of the names per record, so
  * only functions ftrace can trace are found, in vmlinux and in loaded
- * modules alike.  Where two functions share a name, the one
- * found first (vmlinux before modules, lower address first) is taken.
+ * modules alike.  A vmlinux function is found by any of its names
+ * (aliases too, up to LOOKUP_ALIASES wanted at one address), a module's
+ * by the name kallsyms gives its address.  Where two functions share a
+ * name, the one found first (vmlinux before modules, lower address
+ * first) is taken.
  *
  * Context: process context; takes ftrace_lock.
  * Return: 0 if every name was found, -ESRCH if one was not, -ENOMEM.
@@ -612,6 +664,7 @@ int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt, unsigned long *a
 	if (!l)
 		return -ENOMEM;
 	l->walk.fn = lookup_rec;
+	l->walk.alias = lookup_alias;
 	l->syms = sorted_syms;
 	l->cnt = cnt;
 	l->addrs = addrs;
