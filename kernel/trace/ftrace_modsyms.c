@@ -139,7 +139,12 @@ void ftrace_save_init_syms(struct ftrace_group *g, unsigned long start,
 	st.names_room = st.names_len;
 	st.names_len = 0;
 	walk_init_funcs(g, start, end, buf, fill_name, &st);
-	list_add_tail_rcu(&st.is->list, &init_syms_list);
+	/*
+	 * Newest first: a later module's init text may reuse the range of
+	 * an earlier one's, and its names are the ones that address means
+	 * now (stock searches its list in the same order).
+	 */
+	list_add_rcu(&st.is->list, &init_syms_list);
 out:
 	kfree(buf);
 }
