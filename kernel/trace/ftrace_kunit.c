@@ -11,7 +11,9 @@
 #include <kunit/test.h>
 #include <linux/fs.h>
 #include <linux/kallsyms.h>
+#include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
@@ -567,6 +569,46 @@ static void rec_sort_ips_sorted(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, late[i], want_late[i]);
 }
 
+static int cmp_ul(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The radix sort against sort() and a compaction: spans of a page, of
+ * kernel text, and of the whole address space (every digit).
+ */
+static void rec_sort_ips_random(struct kunit *test)
+{
+	static const unsigned long spans[] = { 1UL << 12, 1UL << 26, ~0UL };
+	const unsigned long n = 5000;
+	unsigned long *ips = kunit_kmalloc_array(test, n, sizeof(*ips), GFP_KERNEL);
+	unsigned long *want = kunit_kmalloc_array(test, n, sizeof(*want), GFP_KERNEL);
+	unsigned long i, k, w, got;
+
+	KUNIT_ASSERT_NOT_NULL(test, ips);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	for (k = 0; k < ARRAY_SIZE(spans); k++) {
+		for (i = 0; i < n; i++) {
+			ips[i] = 0xffff800008000000UL + (get_random_long() & spans[k]);
+			if (i % 97 == 0)
+				ips[i] = 0;
+			else if (i % 13 == 0)
+				ips[i] = ips[i / 2];
+		}
+		memcpy(want, ips, n * sizeof(*ips));
+		sort(want, n, sizeof(*want), cmp_ul, NULL);
+		for (i = 0, w = 0; i < n; i++)
+			if (want[i] && (!w || want[w - 1] != want[i]))
+				want[w++] = want[i];
+		got = ftrace_sort_ips(ips, n);
+		KUNIT_EXPECT_EQ(test, got, w);
+		KUNIT_EXPECT_EQ(test, memcmp(ips, want, min(got, w) * sizeof(*ips)), 0);
+	}
+}
+
 /* Sites at 0x1000, 0x1010, 0x1100 and 0x5000 of a made-up text. */
 static struct ftrace_group *synthetic_group(struct kunit *test)
 {
@@ -1106,6 +1148,7 @@ static void share_funcs_edit(struct kunit *test)
 static struct kunit_case rec_cases[] = {
 	KUNIT_CASE(rec_sort_ips),
 	KUNIT_CASE(rec_sort_ips_sorted),
+	KUNIT_CASE(rec_sort_ips_random),
 	KUNIT_CASE(rec_group_layout),
 	KUNIT_CASE(rec_group_find),
 	KUNIT_CASE(rec_live_location),

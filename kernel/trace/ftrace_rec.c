@@ -2,8 +2,9 @@
 /*
  * Call-site records: one group per text owner (vmlinux, each module),
  * each an array of 8-byte records sorted by address, looked up by binary
- * search.  vmlinux's __mcount_loc is sorted at build time (sorttable);
- * a module's list is sorted at load.
+ * search.  x86's vmlinux __mcount_loc is sorted at build time
+ * (sorttable); arm64's (filled by relocations at boot) and a module's
+ * list are sorted when their group is built.
  *
  * A group is allocated in whole pages (alloc_pages_exact()): kvzalloc()
  * would round vmlinux's 170 KiB up to the next power of two, half as
@@ -38,6 +39,79 @@ static int cmp_ulong(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Radix sort: digits of RADIX_BITS, least significant first. */
+#define RADIX_BITS	11
+#define RADIX_SIZE	BIT(RADIX_BITS)
+
+/*
+ * Sort @n non-zero addresses, all at or above @min, by their offset from
+ * @min, a digit at a time through @tmp (@n slots) and @count.  Addresses
+ * lie within a few tens of megabytes of each other, so three passes
+ * usually do, each a count and a scatter: 18,000 unsorted arm64 sites
+ * took sort() 14 million instructions (an indirect call per comparison).
+ */
+static void radix_sort(unsigned long *ips, unsigned long *tmp, unsigned int *count,
+		       unsigned long n, unsigned long min, unsigned long span)
+{
+	unsigned long *src = ips, *dst = tmp, i;
+	unsigned int shift;
+
+	for (shift = 0; shift < BITS_PER_LONG && (span >> shift); shift += RADIX_BITS) {
+		unsigned int d, sum = 0;
+
+		memset(count, 0, RADIX_SIZE * sizeof(*count));
+		for (i = 0; i < n; i++)
+			count[((src[i] - min) >> shift) & (RADIX_SIZE - 1)]++;
+		/* A digit all of them share orders nothing. */
+		if (count[((src[0] - min) >> shift) & (RADIX_SIZE - 1)] == n)
+			continue;
+		for (d = 0; d < RADIX_SIZE; d++) {
+			unsigned int c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[((src[i] - min) >> shift) & (RADIX_SIZE - 1)]++] = src[i];
+		swap(src, dst);
+	}
+	if (src != ips)
+		memcpy(ips, src, n * sizeof(*ips));
+}
+
+/* Sort @ips (@count of them), then drop zeros and duplicates. */
+static unsigned long sort_compact(unsigned long *ips, unsigned long count)
+{
+	unsigned long *p, *out, *end, prev = 0, lo = ULONG_MAX, hi = 0, n;
+	void *buf;
+
+	/* Zeros out first: they would stretch the span to the whole space. */
+	for (p = ips, out = ips, end = ips + count; p < end; p++) {
+		if (!*p)
+			continue;
+		lo = min(lo, *p);
+		hi = max(hi, *p);
+		*out++ = *p;
+	}
+	n = out - ips;
+	if (!n)
+		return 0;
+	buf = kvmalloc(n * sizeof(*ips) + RADIX_SIZE * sizeof(unsigned int), GFP_KERNEL);
+	if (buf) {
+		radix_sort(ips, buf, buf + n * sizeof(*ips), n, lo, hi - lo);
+		kvfree(buf);
+	} else {
+		sort(ips, n, sizeof(*ips), cmp_ulong, NULL);
+	}
+	for (p = ips, out = ips, end = ips + n; p < end; p++) {
+		if (*p == prev)
+			continue;
+		*out++ = *p;
+		prev = *p;
+	}
+	return out - ips;
+}
+
 /**
  * ftrace_sort_ips - sort a list of call-site addresses and drop duplicates
  * @ips: the addresses
@@ -63,20 +137,10 @@ int ftrace_sort_ips(unsigned long *ips, unsigned long count)
 		if (ip <= prev) {
 			if (ip == prev)
 				continue;
-			goto unsorted;
+			return sort_compact(ips, count);
 		}
 		*out++ = ip;
 		prev = ip;
-	}
-	return out - ips;
-
-unsorted:
-	sort(ips, count, sizeof(*ips), cmp_ulong, NULL);
-	for (p = ips, out = ips, prev = 0; p < end; p++) {
-		if (*p == prev)
-			continue;
-		*out++ = *p;
-		prev = *p;
 	}
 	return out - ips;
 }
