@@ -410,13 +410,18 @@ int ftrace_tramp_kallsym(unsigned int symnum, unsigned long *value,
  * An arch whose build leaves vmlinux's sites as NOPs and lists no dead
  * site in the table says so in <asm/ftrace.h>: boot then writes and looks
  * up nothing.  Otherwise each site goes through ftrace_arch_init_site()
- * and kallsyms at boot.
+ * and kallsyms at boot.  A group's sites (a module's, or vmlinux's at
+ * boot) are set up between ftrace_arch_init_begin() and
+ * ftrace_arch_init_end(), which may hold the arch's text lock: the
+ * caller holds no ftrace lock there.
  */
 #ifndef FTRACE_SITES_READY_AT_BUILD
 #define FTRACE_SITES_READY_AT_BUILD	0
 #endif
 
+void ftrace_arch_init_begin(void);
 int ftrace_arch_init_site(unsigned long ip);
+void ftrace_arch_init_end(void);
 void ftrace_arch_patch_begin(unsigned int nr);
 int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
 			   unsigned long new_target);

@@ -533,17 +533,20 @@ void ftrace_anomaly(const char *what, unsigned long ip, int err)
 static int init_group_sites(struct ftrace_group *g)
 {
 	struct dyn_ftrace *rec;
-	int ret;
+	int ret = 0;
 
+	ftrace_arch_init_begin();
 	for_each_group_rec(g, rec) {
 		ret = ftrace_arch_init_site(ftrace_rec_ip(g, rec));
-		if (ret) {
-			mutex_lock(&ftrace_lock);
-			ftrace_anomaly("converting a call site to a NOP",
-				       ftrace_rec_ip(g, rec), ret);
-			mutex_unlock(&ftrace_lock);
-			return -ENODEV;
-		}
+		if (ret)
+			break;
+	}
+	ftrace_arch_init_end();
+	if (ret) {
+		mutex_lock(&ftrace_lock);
+		ftrace_anomaly("converting a call site to a NOP", ftrace_rec_ip(g, rec), ret);
+		mutex_unlock(&ftrace_lock);
+		return -ENODEV;
 	}
 	return 0;
 }

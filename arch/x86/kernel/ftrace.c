@@ -107,6 +107,22 @@ static int site_check(unsigned long ip, u64 expect)
 }
 
 /**
+ * ftrace_arch_init_begin - before a new group's sites are set up
+ *
+ * Nothing to hold: text_poke_early() writes text that does not run yet.
+ */
+void ftrace_arch_init_begin(void)
+{
+}
+
+/**
+ * ftrace_arch_init_end - after a new group's sites were set up
+ */
+void ftrace_arch_init_end(void)
+{
+}
+
+/**
  * ftrace_arch_init_site - check a module's fresh site, make it a NOP
  * @ip: the site; its text is not running yet
  *
