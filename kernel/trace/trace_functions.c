@@ -22,8 +22,19 @@ enum {
 	TRACE_FUNC_OPT_MASK		= 0x3,
 };
 
-/* Skip our own frames in stack traces taken from a callback. */
-#define STACK_SKIP 2
+/*
+ * Frames of ours above the traced function in a stack taken from a
+ * callback, as stock counts them: ORC starts the walk at the caller of
+ * the function that asks, and trace.c's saving function then adds
+ * nothing for itself; the frame-record walk (arm64) starts at the
+ * saver's own frame.  With the function tracer's callback
+ * (function_stack_trace_call() and the trampoline's call of it: on
+ * x86_64 the trampoline's frame stays, as stock's) and with the
+ * stacktrace command (the probe, probe_call() and the ops' wrapper),
+ * each stack then starts at the traced function on arm64, as stock's.
+ */
+#define STACK_SKIP		(IS_ENABLED(CONFIG_UNWINDER_ORC) ? 2 : 3)
+#define PROBE_STACK_SKIP	(IS_ENABLED(CONFIG_UNWINDER_ORC) ? 3 : 5)
 
 static struct tracer function_trace;
 
@@ -387,12 +398,17 @@ static void probe_stacktrace(unsigned long ip, unsigned long parent_ip,
 			     struct trace_array *tr, struct ftrace_probe_ops *ops,
 			     void *data)
 {
-	if (!tracing_is_on() || !count_allows(data, ip))
+	/*
+	 * A counted command spends its count only while the top level
+	 * traces (stock's check, made for counts alone): an unlimited one
+	 * writes to its own trace array whatever the top level does.
+	 */
+	if (probe_count(data, ip) && !tracing_is_on())
 		return;
-	if (tr->flags & TRACE_ARRAY_FL_GLOBAL)
-		trace_dump_stack(STACK_SKIP);
-	else	/* _dec: the probe runs under its wrapper's recursion lock */
-		__trace_stack(tr, tracing_gen_ctx_dec(), STACK_SKIP);
+	if (!count_allows(data, ip))
+		return;
+	/* _dec: the probe runs under its wrapper's recursion lock */
+	__trace_stack(tr, tracing_gen_ctx_dec(), PROBE_STACK_SKIP);
 }
 
 /* Dumps fire once per function: the buffer is gone after the first. */
