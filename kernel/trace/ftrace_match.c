@@ -583,6 +583,12 @@ struct lookup {
 	size_t			alias[LOOKUP_ALIASES];
 };
 
+/* The wanted name @name, or NULL. */
+static const char **lookup_wanted(struct lookup *l, const char *name)
+{
+	return bsearch(name, l->syms, l->cnt, sizeof(*l->syms), cmp_sym);
+}
+
 static bool lookup_found(struct lookup *l, size_t idx, unsigned long sym)
 {
 	if (l->addrs[idx])
@@ -605,7 +611,7 @@ static int lookup_rec(struct name_walk *w, struct dyn_ftrace *rec, const char *n
 		while (l->nalias)
 			all |= lookup_found(l, l->alias[--l->nalias], sym);
 	}
-	hit = bsearch(name, l->syms, l->cnt, sizeof(*l->syms), cmp_sym);
+	hit = lookup_wanted(l, name);
 	if (hit)
 		all |= lookup_found(l, hit - l->syms, sym);
 	return all;
@@ -619,7 +625,7 @@ static int lookup_rec(struct name_walk *w, struct dyn_ftrace *rec, const char *n
 static void lookup_alias(struct name_walk *w, const char *name)
 {
 	struct lookup *l = container_of(w, struct lookup, walk);
-	const char **hit = bsearch(name, l->syms, l->cnt, sizeof(*l->syms), cmp_sym);
+	const char **hit = lookup_wanted(l, name);
 
 	if (!hit)
 		return;

@@ -43,6 +43,12 @@ static int cmp_ulong(const void *a, const void *b)
 #define RADIX_BITS	11
 #define RADIX_SIZE	BIT(RADIX_BITS)
 
+static inline unsigned int radix_digit(unsigned long ip, unsigned long min,
+				       unsigned int shift)
+{
+	return ((ip - min) >> shift) & (RADIX_SIZE - 1);
+}
+
 /*
  * Sort @n non-zero addresses, all at or above @min, by their offset from
  * @min, a digit at a time through @tmp (@n slots) and @count.  Addresses
@@ -61,9 +67,9 @@ static void radix_sort(unsigned long *ips, unsigned long *tmp, unsigned int *cou
 
 		memset(count, 0, RADIX_SIZE * sizeof(*count));
 		for (i = 0; i < n; i++)
-			count[((src[i] - min) >> shift) & (RADIX_SIZE - 1)]++;
+			count[radix_digit(src[i], min, shift)]++;
 		/* A digit all of them share orders nothing. */
-		if (count[((src[0] - min) >> shift) & (RADIX_SIZE - 1)] == n)
+		if (count[radix_digit(src[0], min, shift)] == n)
 			continue;
 		for (d = 0; d < RADIX_SIZE; d++) {
 			unsigned int c = count[d];
@@ -72,17 +78,17 @@ static void radix_sort(unsigned long *ips, unsigned long *tmp, unsigned int *cou
 			sum += c;
 		}
 		for (i = 0; i < n; i++)
-			dst[count[((src[i] - min) >> shift) & (RADIX_SIZE - 1)]++] = src[i];
+			dst[count[radix_digit(src[i], min, shift)]++] = src[i];
 		swap(src, dst);
 	}
 	if (src != ips)
 		memcpy(ips, src, n * sizeof(*ips));
 }
 
-/* Sort @ips (@count of them), then drop zeros and duplicates. */
-static unsigned long sort_compact(unsigned long *ips, unsigned long count)
+/* Sort @ips (@count of them) without their zeros; return how many are left. */
+static unsigned long sort_nonzero(unsigned long *ips, unsigned long count)
 {
-	unsigned long *p, *out, *end, prev = 0, lo = ULONG_MAX, hi = 0, n;
+	unsigned long *p, *out, *end, lo = ULONG_MAX, hi = 0, n;
 	void *buf;
 
 	/* Zeros out first: they would stretch the span to the whole space. */
@@ -103,13 +109,33 @@ static unsigned long sort_compact(unsigned long *ips, unsigned long count)
 	} else {
 		sort(ips, n, sizeof(*ips), cmp_ulong, NULL);
 	}
-	for (p = ips, out = ips, end = ips + n; p < end; p++) {
-		if (*p == prev)
-			continue;
-		*out++ = *p;
-		prev = *p;
+	return n;
+}
+
+/*
+ * One pass over @ips that drops zeros (below any address, equal to the
+ * first @prev) and duplicates, leaving @n at the start.  False at the
+ * first address out of order: the array then still holds every distinct
+ * address (those compacted below @p were copies), so sorting it whole
+ * and compacting again is right.
+ */
+static bool compact_sorted(unsigned long *ips, unsigned long count, unsigned long *n)
+{
+	unsigned long *p, *out = ips, *end = ips + count, prev = 0;
+
+	for (p = ips; p < end; p++) {
+		unsigned long ip = *p;
+
+		if (ip <= prev) {
+			if (ip == prev)
+				continue;
+			return false;
+		}
+		*out++ = ip;
+		prev = ip;
 	}
-	return out - ips;
+	*n = out - ips;
+	return true;
 }
 
 /**
@@ -117,32 +143,19 @@ static unsigned long sort_compact(unsigned long *ips, unsigned long count)
  * @ips: the addresses
  * @count: how many
  *
+ * The build sorts x86's vmlinux table, so one pass usually does.
+ *
  * Return: the number of distinct addresses left at the start of @ips.
  */
 int ftrace_sort_ips(unsigned long *ips, unsigned long count)
 {
-	unsigned long *p, *out = ips, *end = ips + count, prev = 0;
+	unsigned long n;
 
-	/*
-	 * The build sorts vmlinux's table, so one pass usually does: it
-	 * drops zeros (below any address, equal to the first @prev) and
-	 * duplicates, and stops at the first address out of order.  The
-	 * array then still holds every distinct address (those compacted
-	 * below @p were copies), so sorting it whole and compacting again
-	 * is right.
-	 */
-	for (p = ips; p < end; p++) {
-		unsigned long ip = *p;
-
-		if (ip <= prev) {
-			if (ip == prev)
-				continue;
-			return sort_compact(ips, count);
-		}
-		*out++ = ip;
-		prev = ip;
-	}
-	return out - ips;
+	if (compact_sorted(ips, count, &n))
+		return n;
+	count = sort_nonzero(ips, count);
+	compact_sorted(ips, count, &n);
+	return n;
 }
 
 /**

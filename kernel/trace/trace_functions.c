@@ -331,10 +331,9 @@ static long *probe_count(void *data, unsigned long ip)
 	return count && READ_ONCE(*count) != -1 ? count : NULL;
 }
 
-/* Take one count for a firing (stacktrace, dump, cpudump). */
-static bool count_allows(void *data, unsigned long ip)
+/* Spend one of @count's hits, if any are left (NULL: unlimited). */
+static bool count_take(long *count)
 {
-	long *count = probe_count(data, ip);
 	long left;
 
 	if (!count)
@@ -345,6 +344,12 @@ static bool count_allows(void *data, unsigned long ip)
 			return false;
 	} while (!try_cmpxchg(count, &left, left - 1));
 	return true;
+}
+
+/* Take one count for a firing (dump, cpudump). */
+static bool count_allows(void *data, unsigned long ip)
+{
+	return count_take(probe_count(data, ip));
 }
 
 /*
@@ -398,14 +403,16 @@ static void probe_stacktrace(unsigned long ip, unsigned long parent_ip,
 			     struct trace_array *tr, struct ftrace_probe_ops *ops,
 			     void *data)
 {
+	long *count = probe_count(data, ip);
+
 	/*
 	 * A counted command spends its count only while the top level
 	 * traces (stock's check, made for counts alone): an unlimited one
 	 * writes to its own trace array whatever the top level does.
 	 */
-	if (probe_count(data, ip) && !tracing_is_on())
+	if (count && !tracing_is_on())
 		return;
-	if (!count_allows(data, ip))
+	if (!count_take(count))
 		return;
 	/* _dec: the probe runs under its wrapper's recursion lock */
 	__trace_stack(tr, tracing_gen_ctx_dec(), PROBE_STACK_SKIP);
