@@ -33,9 +33,12 @@ NOPs but loses its symbol).  vmlinux is linked
 position-independent with its dynamic relocations unapplied, so the table
 is read from the R_AARCH64_RELATIVE relocations that fill it; a module's
 table is __patchable_function_entries, relocated like __mcount_loc.
+Ours' vmlinux (3,1) went through 'recordmcount -V' (patch 0014): each
+live entry opens with "mov x9, x30" and a NOP instead, the table is sorted
+and padded like x86_64's, and no record may point at a dead body.
 
 It also checks that the vmlinux table is sorted, which the boot code relies
-on when BUILDTIME_MCOUNT_SORT is set in ./.config.  Prints one line per file and exits 1
+on when BUILDTIME_MCOUNT_SORT is set in ./.config (and on ours' arm64).  Prints one line per file and exits 1
 on any difference, listing the first few addresses.
 """
 import os
@@ -141,16 +144,18 @@ def strip_padding(table):
     return table[:n]
 
 
-def entry_nops(path, objdump, skip, prefix, reloc=False):
+def entry_nops(path, objdump, skip, prefix, reloc=False, prepared=False):
     """arm64 patchable entries in the disassembly of PATH.
 
     Returns the (section, address) of the first NOP of each entry: PREFIX
     NOPs just before a function's symbol, then two that open it (after its
-    BTI landing pad or PACIASP, if any), functions named in SKIP left out;
+    BTI landing pad or PACIASP, if any; with PREPARED, "mov x9, x30" and
+    a NOP), functions named in SKIP left out;
     and the set of (section, address) of every run of PREFIX + 2 NOPs
     (where a record may point: the body of an overridden weak function).
     """
     sites, runs = [], set()
+    opening = ['mov x9, x30' if prepared else 'nop', 'nop']
     section = None
     func = []       # first instructions of the current function
     label = None    # the current function's address
@@ -172,6 +177,8 @@ def entry_nops(path, objdump, skip, prefix, reloc=False):
         if not m or ': R_' in line:
             continue
         addr, op = int(m.group(1), 16), m.group(2)
+        if op == 'mov' and re.search(r'\smov\s+x9, x30$', line):
+            op = 'mov x9, x30'
         nops = nops + [addr] if op == 'nop' else []
         if len(nops) >= prefix + 2:
             runs.add((section, nops[-(prefix + 2)]))
@@ -180,10 +187,10 @@ def entry_nops(path, objdump, skip, prefix, reloc=False):
         func.append((addr, op))
         ops = [f[1] for f in func]
         first = None
-        if ops[:2] == ['nop', 'nop'] and len(ops) == 2:
+        if ops[:2] == opening and len(ops) == 2:
             first = func[0][0]
         elif (len(ops) == 3 and ops[0] in ('bti', 'hint', 'paciasp') and
-              ops[1:] == ['nop', 'nop']):
+              ops[1:] == opening):
             first = func[1][0]
         if first is None:
             continue
@@ -230,10 +237,14 @@ def read_text(path):
         return f.read()
 
 
-def arm64_sites(path, objdump, skip, prefix, recorded, reloc=False):
+def arm64_sites(path, objdump, skip, prefix, recorded, reloc=False,
+                prepared=False):
     """The sites of PATH: the function entries, and the records that point
-    at a run of NOPs as long as an entry (dead weak bodies)."""
-    sites, pairs = entry_nops(path, objdump, skip, prefix, reloc)
+    at a run of NOPs as long as an entry (dead weak bodies; none once
+    'recordmcount -V' PREPARED vmlinux)."""
+    sites, pairs = entry_nops(path, objdump, skip, prefix, reloc, prepared)
+    if prepared:
+        return [a for _, a in sites]
     if reloc:
         return sites + [r for r in set(recorded) - set(sites) if r in pairs]
     addrs = [a for _, a in sites]
@@ -357,9 +368,6 @@ def main(argv):
                 tool[t] = cross + t
     ok = True
     table = vmlinux_table(argv[0], tool['nm'], tool['arch'])
-    if buildtime_sort() and table != sorted(table):
-        print('  MCOUNT  vmlinux: table not sorted')
-        ok = False
     skip = asm_functions(tool['nm']) if arm64 else set()
     prefix = 0
     if arm64:
@@ -368,7 +376,17 @@ def main(argv):
             print('  MCOUNT  vmlinux: -fpatchable-function-entry=%d,%d: '
                   'expected two NOPs in each function' % (total, prefix))
             return 1
-        calls = arm64_sites(argv[0], tool['objdump'], skip, prefix, table)
+    # Ours' arm64 layout (a slot word before each function, patch 0005)
+    # comes with patch 0014: 'recordmcount -V' prepared vmlinux's sites.
+    prepared = arm64 and prefix > 0
+    if prepared:
+        table = strip_padding(table)
+    if (buildtime_sort() or prepared) and table != sorted(table):
+        print('  MCOUNT  vmlinux: table not sorted')
+        ok = False
+    if arm64:
+        calls = arm64_sites(argv[0], tool['objdump'], skip, prefix, table,
+                            prepared=prepared)
     else:
         nops = nop_sites()
         if nops:

@@ -46,6 +46,11 @@
  * NOP and record, but loses its symbol.  Such a site is dead code; -V
  * drops its entry from the table (see prune_vmlinux()), so that boot need
  * not ask kallsyms about every site to find them.
+ *
+ * -V also takes arm64's vmlinux, where the compiler made the sites
+ * (-fpatchable-function-entry) and nothing runs on the objects: there it
+ * sorts the table, drops the dead sites and writes the one instruction
+ * each live site gets for good before it is first patched (a64_prepare()).
  */
 #include <elf.h>
 #include <errno.h>
@@ -134,8 +139,11 @@ static int find_section(const struct obj *o, const char *name)
 	return -1;
 }
 
-/* Read @path, an x86_64 ELF file of @type (ET_REL or ET_EXEC). */
-static int load(struct obj *o, const char *path, Elf64_Half type)
+/*
+ * Read @path: an x86_64 relocatable object, or with @vmlinux a linked
+ * kernel (x86_64: ET_EXEC; arm64, linked position-independent: ET_DYN).
+ */
+static int load(struct obj *o, const char *path, bool vmlinux)
 {
 	struct stat st;
 	unsigned int i, shndx = 0;
@@ -169,10 +177,13 @@ static int load(struct obj *o, const char *path, Elf64_Half type)
 	    memcmp(o->eh->e_ident, ELFMAG, SELFMAG))
 		return fail(o, "not an ELF file");
 	if (o->eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    o->eh->e_ident[EI_DATA] != ELFDATA2LSB ||
-	    o->eh->e_machine != EM_X86_64 || o->eh->e_type != type)
-		return fail(o, type == ET_REL ? "not an x86_64 relocatable object" :
-			    "not an x86_64 executable");
+	    o->eh->e_ident[EI_DATA] != ELFDATA2LSB)
+		return fail(o, "not a 64-bit little-endian ELF file");
+	if (!vmlinux && (o->eh->e_machine != EM_X86_64 || o->eh->e_type != ET_REL))
+		return fail(o, "not an x86_64 relocatable object");
+	if (vmlinux && !(o->eh->e_machine == EM_X86_64 && o->eh->e_type == ET_EXEC) &&
+	    !(o->eh->e_machine == EM_AARCH64 && o->eh->e_type == ET_DYN))
+		return fail(o, "not an x86_64 or arm64 kernel");
 	if (o->eh->e_shentsize != sizeof(Elf64_Shdr) ||
 	    !in_file(o, o->eh->e_shoff, sizeof(Elf64_Shdr)))
 		return fail(o, "bad section header table");
@@ -464,7 +475,7 @@ static int process(const char *path)
 	long fentry = -1;
 	int ret = -1;
 
-	if (load(&o, path, ET_REL))
+	if (load(&o, path, false))
 		goto out;
 	if (!o.symtab || find_section(&o, MCOUNT_SEC) >= 0) {
 		ret = 0;	/* nothing to link against, or done already */
@@ -525,8 +536,9 @@ static uint64_t *function_starts(const struct obj *o, size_t *count)
 	return v;
 }
 
-/* Whether a function starts at @ip or at most SITE_MAX_OFFSET before it. */
-static bool at_function_start(const uint64_t *starts, size_t n, uint64_t ip)
+/* Whether a function starts at @ip or at most @max bytes before it. */
+static bool at_function_start(const uint64_t *starts, size_t n, uint64_t ip,
+			      uint64_t max)
 {
 	size_t lo = 0, hi = n;
 
@@ -539,7 +551,7 @@ static bool at_function_start(const uint64_t *starts, size_t n, uint64_t ip)
 		else
 			hi = mid;
 	}
-	return lo && ip - starts[lo - 1] <= SITE_MAX_OFFSET;
+	return lo && ip - starts[lo - 1] <= max;
 }
 
 /* The value of the symbol @name in @o, or 0. */
@@ -555,24 +567,176 @@ static uint64_t symbol_value(const struct obj *o, const char *name)
 }
 
 /*
+ * The bytes of @o at addresses [@addr, @addr + @len), inside one section
+ * with data in the file and all of @flags, or NULL.
+ */
+static void *at_address(const struct obj *o, uint64_t addr, uint64_t len,
+			uint64_t flags)
+{
+	unsigned int i;
+
+	for (i = 1; i < o->shnum; i++) {
+		const Elf64_Shdr *sh = &o->sh[i];
+
+		if (sh->sh_type == SHT_PROGBITS && (sh->sh_flags & flags) == flags &&
+		    sh->sh_addr <= addr && addr - sh->sh_addr <= sh->sh_size &&
+		    len <= sh->sh_size - (addr - sh->sh_addr))
+			return o->buf + sh->sh_offset + (addr - sh->sh_addr);
+	}
+	return NULL;
+}
+
+/*
+ * arm64 (patch 0005, -fpatchable-function-entry=3,1): a table entry names
+ * the NOP before a function (its slot word); the function opens with two
+ * NOPs, the first made "mov x9, x30" for good, the second the site proper
+ * (what FTRACE_SITE_MAX_OFFSET is measured from; see asm/ftrace.h).
+ */
+#define A64_NOP			0xd503201fu
+#define A64_MOV_X9_LR		0xaa1e03e9u
+#define A64_SITE_OFFSET		8
+#define A64_SITE_MAX_OFFSET	8
+
+/*
+ * arm64: vmlinux is linked position-independent with its dynamic
+ * relocations left unapplied, so the table's slots hold zeros and each
+ * gets its address from an R_AARCH64_RELATIVE in .rela.dyn at boot.
+ * Return those relocations, one per slot (@n of them from @start), or
+ * NULL after saying why.
+ */
+static Elf64_Rela **a64_table_relocs(const struct obj *o, uint64_t start, size_t n)
+{
+	Elf64_Rela **slot = calloc(n ? n : 1, sizeof(*slot));
+	int sec = find_section(o, ".rela.dyn");
+	Elf64_Rela *r, *end;
+	size_t i;
+
+	if (!slot) {
+		fail(o, "out of memory");
+		return NULL;
+	}
+	if (sec < 0 || o->sh[sec].sh_type != SHT_RELA) {
+		fail(o, "no .rela.dyn");
+		goto bad;
+	}
+	r = (Elf64_Rela *)(o->buf + o->sh[sec].sh_offset);
+	end = r + o->sh[sec].sh_size / sizeof(*r);
+	for (; r < end; r++) {
+		if (r->r_offset < start || r->r_offset - start >= n * 8)
+			continue;
+		i = (r->r_offset - start) / 8;
+		if (ELF64_R_TYPE(r->r_info) != R_AARCH64_RELATIVE ||
+		    r->r_offset % 8 || slot[i]) {
+			fail(o, "table slot %zu: unexpected relocation", i);
+			goto bad;
+		}
+		slot[i] = r;
+	}
+	for (i = 0; i < n; i++) {
+		if (!slot[i]) {
+			fail(o, "table slot %zu: no R_AARCH64_RELATIVE", i);
+			goto bad;
+		}
+	}
+	return slot;
+bad:
+	free(slot);
+	return NULL;
+}
+
+/*
+ * arm64's part of -V: sort the table, drop the dead sites, and write
+ * "mov x9, x30" over the first NOP of each live function, which boot did
+ * one site at a time with a kallsyms look-up for each.  The slot word and
+ * the site must be NOPs and the first word a NOP (or the mov already: a
+ * second run changes nothing).  Both happen in the relocations' addends:
+ * the slots themselves hold zeros.  Return the live count, or -1.
+ */
+static long a64_prepare(const struct obj *o, uint64_t start, size_t n,
+			const uint64_t *starts, size_t nstarts)
+{
+	Elf64_Rela **slot = a64_table_relocs(o, start, n);
+	uint64_t *addr = malloc((n ? n : 1) * sizeof(*addr));
+	size_t i, live = 0;
+	long ret = -1;
+
+	if (!slot || !addr) {
+		if (slot)
+			fail(o, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		addr[i] = slot[i]->r_addend;
+	qsort(addr, n, sizeof(*addr), cmp_u64);
+	for (i = 0; i < n; i++) {
+		uint32_t *w;
+
+		if ((live && addr[i] == addr[live - 1]) ||
+		    !at_function_start(starts, nstarts, addr[i] + A64_SITE_OFFSET,
+				       A64_SITE_MAX_OFFSET))
+			continue;
+		w = at_address(o, addr[i], 12, SHF_ALLOC | SHF_EXECINSTR);
+		if (!w || w[0] != A64_NOP || w[2] != A64_NOP ||
+		    (w[1] != A64_NOP && w[1] != A64_MOV_X9_LR)) {
+			fail(o, "%#llx: not a patchable entry",
+			     (unsigned long long)addr[i]);
+			goto out;
+		}
+		w[1] = A64_MOV_X9_LR;
+		addr[live++] = addr[i];
+	}
+	if (!live) {
+		fail(o, "no live call site");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		slot[i]->r_addend = addr[i < live ? i : live - 1];
+	ret = live;
+out:
+	free(addr);
+	free(slot);
+	return ret;
+}
+
+/*
+ * x86_64's part of -V: the sites are NOPs already and the table sorted
+ * (scripts/recordmcount on each object, then sorttable); drop the dead
+ * ones.  Return the live count.
+ */
+static long x86_prune(uint64_t *table, size_t n, const uint64_t *starts,
+		      size_t nstarts)
+{
+	size_t i, live = 0;
+
+	for (i = 0; i < n; i++)
+		if (table[i] && at_function_start(starts, nstarts, table[i],
+						  SITE_MAX_OFFSET))
+			table[live++] = table[i];
+	for (i = live; i < n; i++)
+		table[i] = live ? table[live - 1] : 0;
+	return live;
+}
+
+/*
  * -V: drop vmlinux's records of dead sites, those of the weak functions
  * the linker overrode (no function symbol at or just before the site: the
  * kernel's own test, FTRACE_SITE_MAX_OFFSET, done here once instead of
- * with a kallsyms look-up per site at every boot).  The live entries keep
- * their (sorted) order at the start of the table; the slots left over
- * repeat the last live entry, which the kernel drops as a duplicate.  A
- * copy rather than a zero because a relocatable kernel adds its load
- * offset to every slot.  The file is written in place.
+ * with a kallsyms look-up per site at every boot), and on arm64 make the
+ * live sites ready (a64_prepare()).  The live entries keep their sorted
+ * order at the start of the table; the slots left over repeat the last
+ * live entry, which the kernel drops as a duplicate.  A copy rather than a
+ * zero because a relocatable kernel adds its load offset to every slot.
+ * The file is rewritten in place.
  */
 static int prune_vmlinux(const char *path)
 {
 	uint64_t start, stop, *table, *starts = NULL;
-	size_t i, n, nstarts, live = 0;
-	unsigned int sec;
+	size_t n, nstarts;
+	long live = -1;
 	struct obj o;
 	int fd, ret = -1;
 
-	if (load(&o, path, ET_EXEC))
+	if (load(&o, path, true))
 		goto out;
 	if (!o.symtab) {
 		fail(&o, "no symbol table");
@@ -580,19 +744,10 @@ static int prune_vmlinux(const char *path)
 	}
 	start = symbol_value(&o, START_SYM);
 	stop = symbol_value(&o, STOP_SYM);
-	if (!start || stop < start || (stop - start) % 8) {
-		fail(&o, "no %s..%s table", START_SYM, STOP_SYM);
-		goto out;
-	}
-	for (sec = 1; sec < o.shnum; sec++) {
-		const Elf64_Shdr *sh = &o.sh[sec];
-
-		if (sh->sh_type == SHT_PROGBITS && (sh->sh_flags & SHF_ALLOC) &&
-		    sh->sh_addr <= start && stop - sh->sh_addr <= sh->sh_size)
-			break;
-	}
-	if (sec == o.shnum) {
-		fail(&o, "%s is in no section of the file", START_SYM);
+	n = (stop - start) / 8;
+	table = at_address(&o, start, stop - start, SHF_ALLOC);
+	if (!start || stop < start || (stop - start) % 8 || !table) {
+		fail(&o, "no %s..%s table in the file", START_SYM, STOP_SYM);
 		goto out;
 	}
 	starts = function_starts(&o, &nstarts);
@@ -600,22 +755,20 @@ static int prune_vmlinux(const char *path)
 		fail(&o, "out of memory");
 		goto out;
 	}
-	table = (uint64_t *)(o.buf + o.sh[sec].sh_offset + (start - o.sh[sec].sh_addr));
-	n = (stop - start) / 8;
-	for (i = 0; i < n; i++)
-		if (table[i] && at_function_start(starts, nstarts, table[i]))
-			table[live++] = table[i];
-	for (i = live; i < n; i++)
-		table[i] = live ? table[live - 1] : 0;
+	if (o.eh->e_machine == EM_AARCH64)
+		live = a64_prepare(&o, start, n, starts, nstarts);
+	else
+		live = x86_prune(table, n, starts, nstarts);
+	if (live < 0)
+		goto out;
 
 	fd = open(path, O_WRONLY);
-	if (fd < 0 ||
-	    pwrite(fd, table, n * 8, (char *)table - (char *)o.buf) != (ssize_t)(n * 8) ||
-	    fsync(fd)) {
+	if (fd < 0 || pwrite(fd, o.buf, o.size, 0) != (ssize_t)o.size || fsync(fd)) {
 		fail(&o, "write failed: %s", strerror(errno));
 	} else {
-		printf("  MCOUNT  %s: %zu call sites, %zu in overridden weak functions dropped\n",
-		       path, live, n - live);
+		printf("  MCOUNT  %s: %ld call sites%s, %zu in overridden weak functions dropped\n",
+		       path, live, o.eh->e_machine == EM_AARCH64 ? " prepared" : "",
+		       n - live);
 		ret = 0;
 	}
 	if (fd >= 0)

@@ -4,8 +4,9 @@
  * site and writes them; the generic core decides which sites change.
  *
  * A site is the second of the two NOPs the compiler put at the start of
- * a traced function.  At init the first NOP becomes "mov x9, x30" (keep
- * the function's return address: the bl will overwrite x30) and stays so;
+ * a traced function.  The first NOP becomes "mov x9, x30" for good (keep
+ * the function's return address: the bl will overwrite x30), at build time
+ * for vmlinux (scripts/recordmcount -V) and at module load for a module;
  * the site itself holds a NOP or "bl" to ftrace_caller or
  * ftrace_regs_caller, through the module's PLT entry for that trampoline
  * when a module's site is out of bl range.  Every write is one aligned
@@ -102,6 +103,15 @@ static unsigned long mod_plt(struct module *mod, unsigned long target)
 static inline u32 nop_insn(void)
 {
 	return aarch64_insn_get_hint_value() | AARCH64_INSN_HINT_NOP;
+}
+
+/* "mov x9, x30" (orr x9, xzr, x30), what a site's first NOP becomes. */
+static inline u32 mov_insn(void)
+{
+	/* BIT(31), sf: the 64-bit form (insn.c keeps its name to itself) */
+	return aarch64_insn_get_orr_value() | BIT(31) |
+	       (AARCH64_INSN_REG_LR << 16) | (AARCH64_INSN_REG_ZR << 5) |
+	       AARCH64_INSN_REG_9;
 }
 
 /* Whether a bl at @ip reaches @target. */
@@ -295,25 +305,20 @@ static int site_write(unsigned long addr, u32 old, u32 new)
 	return 0;
 }
 
-/* "mov x9, x30", for the group being set up; under text_mutex. */
-static u32 init_mov;
-
 /**
- * ftrace_arch_init_begin - before a new group's sites are set up
+ * ftrace_arch_init_begin - before a module's sites are set up
  *
  * They are written as a batch's are, through FIX_FTRACE_POKE mapped once
- * per page of text (vmlinux's is read-only from the start), which is
- * shared with the batches of other text: hence text_mutex.  One site at
- * a time through aarch64_insn_patch_text_nosync() (a lock, two fixmap
- * changes and a TLB flush per site) took 1,236 instructions a site at
- * boot on the check kernel, 22.7 million for vmlinux's 18,363.
+ * per page of text, which is shared with the batches of other text: hence
+ * text_mutex.  vmlinux's sites come ready from the build
+ * (FTRACE_SITES_READY_AT_BUILD): writing them here took 15 million
+ * instructions at boot, and 22.7 million one site at a time through
+ * aarch64_insn_patch_text_nosync() before that (check kernel, 18,363
+ * sites).
  */
 void ftrace_arch_init_begin(void)
 {
 	mutex_lock(&text_mutex);
-	/* Once a group: the encoder is traced code. */
-	init_mov = aarch64_insn_gen_move_reg(AARCH64_INSN_REG_9, AARCH64_INSN_REG_LR,
-					     AARCH64_INSN_VARIANT_64BIT);
 }
 
 /**
@@ -340,7 +345,7 @@ int __init_or_module ftrace_arch_init_site(unsigned long ip)
 		ret = site_check(ip, nop);
 	if (ret)
 		return ret;
-	return site_write(ip - AARCH64_INSN_SIZE, nop, init_mov);
+	return site_write(ip - AARCH64_INSN_SIZE, nop, mov_insn());
 }
 
 /**
@@ -375,7 +380,9 @@ void ftrace_arch_patch_begin(unsigned int nr)
  * the shared path).  A NOP site never reads its word, so turning a site
  * off leaves the word as it was (one write, not two), and turning it back
  * on to the same slot finds the word already right: a site is checked
- * against its word only while it calls.
+ * against its word only while it calls.  A site that starts calling is
+ * also checked for the "mov x9, x30" before it, which vmlinux's sites got
+ * from the build and which the bl relies on.
  *
  * Return: 0, -EFAULT if unreadable, -EINVAL if the site (or, while it
  * calls, its slot word) does not hold what @old_target implies, -ERANGE
@@ -394,6 +401,8 @@ int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
 		ret = site_state(ip, new_target, &new);
 	if (!ret)
 		ret = site_check(ip, old.insn);
+	if (!ret && !old_target && new_target)
+		ret = site_check(ip - AARCH64_INSN_SIZE, mov_insn());
 	if (!ret && old_target)
 		ret = site_check(word, old.word);
 	else if (!ret && read_word(word, &old.word))

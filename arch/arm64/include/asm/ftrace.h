@@ -5,8 +5,9 @@
  * See Documentation/trace/ftrace-core-design.rst, "The arch contract".
  *
  * The compiler opens every traced function with two NOPs and puts a third
- * just before it (-fpatchable-function-entry=3,1, patch 0005).  At init
- * the first NOP of the function becomes "mov x9, x30" for good; the
+ * just before it (-fpatchable-function-entry=3,1, patch 0005).  Before
+ * tracing starts (vmlinux: at build time; a module: when it loads) the
+ * first NOP of the function becomes "mov x9, x30" for good; the
  * second, the site proper, is toggled between NOP and "bl <trampoline>".
  * A record's address is that second NOP.  The word before the function is
  * never executed: it is the site's slot word, the NOP or the number of the
@@ -27,6 +28,13 @@
  * that the linker overrode.  (GCC 12 builds 6.1 without kernel BTI.)
  */
 #define FTRACE_SITE_MAX_OFFSET	(2 * AARCH64_INSN_SIZE)
+
+/*
+ * The build leaves vmlinux's sites ready: each function's first NOP is
+ * the mov, the table sorted and without dead sites ('recordmcount -V
+ * vmlinux' after the link, which rewrites the table's relocations).
+ */
+#define FTRACE_SITES_READY_AT_BUILD	1
 
 /* From a site to its slot word, and from ftrace_caller's lr to it */
 #define FTRACE_SLOT_WORD_OFFSET		(2 * AARCH64_INSN_SIZE)
