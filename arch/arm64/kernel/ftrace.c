@@ -380,9 +380,10 @@ void ftrace_arch_patch_begin(unsigned int nr)
  * the shared path).  A NOP site never reads its word, so turning a site
  * off leaves the word as it was (one write, not two), and turning it back
  * on to the same slot finds the word already right: a site is checked
- * against its word only while it calls.  A site that starts calling is
- * also checked for the "mov x9, x30" before it, which vmlinux's sites got
- * from the build and which the bl relies on.
+ * against its word only while it calls.  The "mov x9, x30" before the
+ * site is not checked: a kprobe at the function's entry holds that word
+ * (a BRK) while it lives; the build checked it (scripts/recordmcount,
+ * scripts/check-mcount-loc.py), or ftrace_arch_init_site() wrote it.
  *
  * Return: 0, -EFAULT if unreadable, -EINVAL if the site (or, while it
  * calls, its slot word) does not hold what @old_target implies, -ERANGE
@@ -401,8 +402,6 @@ int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
 		ret = site_state(ip, new_target, &new);
 	if (!ret)
 		ret = site_check(ip, old.insn);
-	if (!ret && !old_target && new_target)
-		ret = site_check(ip - AARCH64_INSN_SIZE, mov_insn());
 	if (!ret && old_target)
 		ret = site_check(word, old.word);
 	else if (!ret && read_word(word, &old.word))
