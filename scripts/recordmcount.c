@@ -649,8 +649,9 @@ bad:
  * "mov x9, x30" over the first NOP of each live function, which boot did
  * one site at a time with a kallsyms look-up for each.  The slot word and
  * the site must be NOPs and the first word a NOP (or the mov already: a
- * second run changes nothing).  Both happen in the relocations' addends:
- * the slots themselves hold zeros.  Return the live count, or -1.
+ * second run changes nothing).  The sorting and dropping are done on the
+ * relocations' addends: the slots themselves hold zeros.  Return the live
+ * count, or -1.
  */
 static long a64_prepare(const struct obj *o, uint64_t start, size_t n,
 			const uint64_t *starts, size_t nstarts)

@@ -55,6 +55,8 @@ static inline unsigned int radix_digit(unsigned long ip, unsigned long min,
  * lie within a few tens of megabytes of each other, so three passes
  * usually do, each a count and a scatter: 18,000 unsorted arm64 sites
  * took sort() 14 million instructions (an indirect call per comparison).
+ * vmlinux's table comes sorted from the build now; a module's list and
+ * its symbols do not.
  */
 static void radix_sort(unsigned long *ips, unsigned long *tmp, unsigned int *count,
 		       unsigned long n, unsigned long min, unsigned long span)
@@ -143,7 +145,7 @@ static bool compact_sorted(unsigned long *ips, unsigned long count, unsigned lon
  * @ips: the addresses
  * @count: how many
  *
- * The build sorts x86's vmlinux table, so one pass usually does.
+ * The build sorts vmlinux's table (both arches), so one pass usually does.
  *
  * Return: the number of distinct addresses left at the start of @ips.
  */
