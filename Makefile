@@ -383,7 +383,9 @@ run: kernel rootfs
 # check's without lockdep and the other checkers: ftrace-bench.config),
 # ours, stock and the floor (stock without the function tracer), each
 # booted BOOTS times on one vCPU under QEMU's -icount shift=0, where every
-# time the guest measures is a count of executed instructions.
+# time the guest measures is a count of executed instructions.  After each
+# boot of ours and stock, boot-count.sh counts the boot set-up of vmlinux's
+# call sites exactly in a short boot of its own (record mode, gdb).
 # tools/testing/ftrace-harness/bench-report.py prints the figures of all
 # three side by side with ours/stock and the spread between runs.
 ROUNDS ?= 5
@@ -427,6 +429,9 @@ bench: rootfs
 				$(PHASE) bench-$$v-$$b $(HARNESS)/qemu-run.sh -k $$d/$(KIMAGE) \
 				-m $$d/modules -o $$d/bench-$$b \
 				-j $$d/bench.job -t $(TIMEOUT) || exit 1; \
+			case $$v in ours) f=ftrace_init ;; stock) f=ftrace_process_locs ;; *) f= ;; esac; \
+			[ -z "$$f" ] || $(PHASE) boot-count-$$v-$$b $(HARNESS)/boot-count.sh \
+				$$d/$(KIMAGE) $$d/obj/System.map $$f $$d/bench-$$b || exit 1; \
 		done; \
 	done
 	@args=; for v in $(BENCH_KERNELS); do \

@@ -15,9 +15,16 @@ kernels, in percent ('-' with one boot).
   records          first field of dyn_ftrace_total_info
   bytes/record     table memory / records after boot: 'pages:N' of
                    dyn_ftrace_total_info (4 KiB pages)
-  boot conversion  the core's own boot line ('... in N us'), else the time
+  boot set-up      vmlinux's call sites at boot: the instructions from the
+                   entry of ours' ftrace_init() (stock's
+                   ftrace_process_locs(), which sorts, allocates and
+                   converts them) to its next printk, counted exactly by
+                   boot-count.sh in a boot of its own (QEMU record mode,
+                   gdb breakpoints).  Without its boot-count.txt, the
+                   core's own boot line ('... in N us'), else the time
                    between upstream's 'ftrace: allocating' and 'ftrace:
-                   allocated' lines
+                   allocated' lines (stock arm64's timestamps do not
+                   advance that early: '-')
   getppid()        one getppid() system call, tracing compiled in but off
   1-byte read+write  one read of /dev/zero and one write to /dev/null
   enable/disable   'echo function > current_tracer' and 'echo nop >
@@ -86,6 +93,9 @@ def read_boot(d):
     bench = open(os.path.join(d, 'bench.txt')).read()
     dmesg = open(os.path.join(d, 'dmesg.txt'), errors='replace').read()
     vals = {}
+    count = os.path.join(d, 'boot-count.txt')
+    if os.path.exists(count):
+        bench += open(count).read()
     for line in bench.splitlines():
         k, _, v = line.partition(' ')
         vals.setdefault(k, []).append(v)
@@ -107,15 +117,17 @@ def boot_figures(vals, dmesg):
     mem = int(m.group(1)) * 4096 if m else None
     f['bytes/record'] = mem / recs if mem and recs else None
     m = re.search(r'ftrace: .* in (\d+) us', dmesg)
-    if m:
-        f['boot conversion (M insns)'] = int(m.group(1)) / 1000
+    if 'boot_setup_insns' in vals:
+        f['boot set-up (k insns)'] = int(vals['boot_setup_insns'][0]) / 1e3
+    elif m:
+        f['boot set-up (k insns)'] = int(m.group(1))
     else:
         ts = lambda pat: float(re.search(r'\[\s*(\d+\.\d+)\] ' + pat, dmesg).group(1))
         try:
-            f['boot conversion (M insns)'] = (ts('ftrace: allocated') -
-                                              ts('ftrace: allocating')) * 1000
+            f['boot set-up (k insns)'] = (ts('ftrace: allocated') -
+                                          ts('ftrace: allocating')) * 1e6
         except AttributeError:
-            f['boot conversion (M insns)'] = None
+            f['boot set-up (k insns)'] = None
     def both(name, key):
         # Elapsed (all instructions and skipped idle), then the writer's own.
         f[name + ' (M insns)'] = med(key + '_ns') / 1e6

@@ -551,6 +551,38 @@ def test_stale_watch():
                   (True, False, False, True))
 
 
+def test_bench_report():
+    """The boot set-up row: boot-count.txt first, else the boot log."""
+    with tempfile.TemporaryDirectory() as d:
+        def boot(name, bench_extra, dmesg, count=None):
+            b = os.path.join(d, name)
+            os.mkdir(b)
+            with open(os.path.join(b, 'bench.txt'), 'w') as f:
+                f.write('release 6.1\nsyscall_ns 24320000\nrw_none_ns 13158000\n'
+                        'records 20000\ntotal_info 20000 pages:40\n' + bench_extra)
+            with open(os.path.join(b, 'dmesg.txt'), 'w') as f:
+                f.write(dmesg)
+            if count is not None:
+                with open(os.path.join(b, 'boot-count.txt'), 'w') as f:
+                    f.write('boot_setup_insns %d\n' % count)
+            return b
+        ours = boot('o', '', '[    0.0] ftrace: 20000 call sites set up in 380 us\n',
+                    373557)
+        stock = boot('s', '', '[    0.1] ftrace: allocating 20000 entries\n'
+                     '[    0.1048] ftrace: allocated 80 pages with 3 groups\n')
+        none = boot('n', '', '[    0.0] ftrace: allocating 20000 entries\n'
+                    '[    0.0] ftrace: allocated 80 pages with 3 groups\n'
+                    '[    0.0] ftrace: allocating again\n', None)
+        out = subprocess.run([os.path.join(HERE, 'bench-report.py'),
+                              'ours=' + ours, 'stock=' + stock, 'floor=' + none],
+                             capture_output=True, text=True)
+        row = [l.split() for l in out.stdout.splitlines()
+               if l.startswith('boot set-up')]
+        check('bench-report: boot set-up from boot-count.txt, else the log',
+              (out.returncode, row[0][4:7] if row else None),
+              (0, ['373.6', '4800.0', '0.0']))
+
+
 test_parsers()
 test_logscan()
 test_summary()
@@ -559,6 +591,7 @@ test_guests()
 test_watchdog()
 test_hang_dump()
 test_stale_watch()
+test_bench_report()
 print('harness self-test: %d passed, %d failed' %
       (results.count(True), results.count(False)))
 sys.exit(0 if all(results) else 1)
