@@ -13,8 +13,9 @@
 # count there.  Exact, and it needs no clock: stock arm64's printk
 # timestamps do not advance that early, so its boot log cannot say.
 #
-# Prints "boot_setup_insns N" to OUT/boot-count.txt and stdout; the guest
-# is killed once both counts are read.  FH_ARCH selects the machine as for
+# Prints "boot_setup_insns N" to OUT/boot-count.txt and stdout, and keeps
+# the guest's console and gdb's output in OUT/boot-count/; the guest is
+# killed once both counts are read.  FH_ARCH selects the machine as for
 # qemu-run.sh.
 
 set -u
@@ -33,33 +34,38 @@ addr() {
 }
 start=$(addr "$from") pk=$(addr _printk) || exit 1
 
+# The guest's own directory: qemu-run.sh empties it, and OUT holds a bench
+# boot's results.
+g=$out/boot-count
 mkdir -p "$out" || exit 1
-rm -f "$out/boot-count.txt" "$out/rr.bin" "$out/gdb.sock"
+rm -f "$out/boot-count.txt"
 # The guest never gets this far: it is killed at the second breakpoint.
-printf '#!/bin/sh\n' > "$out/boot-count.job"
+job=$(mktemp /tmp/boot-count.XXXXXX.sh) || exit 1
+printf '#!/bin/sh\n' > "$job"
 FH_ICOUNT=1 FH_KCMDLINE=nokaslr \
-FH_QEMU_ARGS="-S -gdb unix:$out/gdb.sock,server=on,wait=off -icount shift=0,rr=record,rrfile=$out/rr.bin" \
-	"$here/qemu-run.sh" -k "$kernel" -o "$out" -j "$out/boot-count.job" -t 900 \
-	> "$out/boot-count.log" 2>&1 &
+FH_QEMU_ARGS="-S -gdb unix:$job.sock,server=on,wait=off -icount shift=0,rr=record,rrfile=$job.rr" \
+	"$here/qemu-run.sh" -k "$kernel" -o "$g" -j "$job" -t 900 \
+	> "$job.log" 2>&1 &
 guest=$!
 # The socket appears once QEMU is up.
 for _ in $(seq 120); do
-	[ -S "$out/gdb.sock" ] && break
-	kill -0 $guest 2>/dev/null || die "the guest did not start: $(tail -3 "$out/boot-count.log")"
+	[ -S "$job.sock" ] && break
+	kill -0 $guest 2>/dev/null || die "the guest did not start: $(tail -3 "$job.log")"
 	sleep 0.5
 done
 
 timeout 600 "$gdb" -nx -batch -ex 'set pagination off' -ex 'set confirm off' \
-	-ex "target remote $out/gdb.sock" \
+	-ex "target remote $job.sock" \
 	-ex "hbreak *$start" -ex continue -ex 'monitor info replay' -ex delete \
 	-ex "hbreak *$pk" -ex continue -ex 'monitor info replay' \
-	> "$out/boot-count.gdb" 2>&1
+	> "$job.gdb" 2>&1
 # Only QEMU itself: qemu-run.sh then tidies up as after any guest exit.
-pkill -f "rrfile=$out/rr.bin" 2>/dev/null
+pkill -f "rrfile=$job.rr" 2>/dev/null
 wait $guest 2>/dev/null
-rm -f "$out/rr.bin"
+mkdir -p "$g" && cp "$job.log" "$g/boot-count.log" && cp "$job.gdb" "$g/boot-count.gdb"
+rm -f "$job" "$job.rr" "$job.sock" "$job.log" "$job.gdb"
 
 # "info replay" says "Recording execution 'FILE': instruction count = N".
-mapfile -t n < <(sed -n 's/.*[Rr]ecording.*[^0-9]\([0-9][0-9]*\)[^0-9]*$/\1/p' "$out/boot-count.gdb")
-[ ${#n[@]} -eq 2 ] || die "expected two instruction counts in $out/boot-count.gdb, got ${#n[@]}"
+mapfile -t n < <(sed -n 's/.*[Rr]ecording.*[^0-9]\([0-9][0-9]*\)[^0-9]*$/\1/p' "$g/boot-count.gdb")
+[ ${#n[@]} -eq 2 ] || die "expected two instruction counts in $g/boot-count.gdb, got ${#n[@]}"
 echo "boot_setup_insns $((n[1] - n[0]))" | tee "$out/boot-count.txt"
