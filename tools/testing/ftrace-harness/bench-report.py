@@ -23,8 +23,8 @@ kernels, in percent ('-' with one boot).
                    gdb breakpoints).  Without its boot-count.txt, the
                    core's own boot line ('... in N us'), else the time
                    between upstream's 'ftrace: allocating' and 'ftrace:
-                   allocated' lines (stock arm64's timestamps do not
-                   advance that early: '-')
+                   allocated' lines ('-' where they read the same:
+                   stock arm64's timestamps do not advance that early)
   getppid()        one getppid() system call, tracing compiled in but off
   1-byte read+write  one read of /dev/zero and one write to /dev/null
   enable/disable   'echo function > current_tracer' and 'echo nop >
@@ -124,8 +124,9 @@ def boot_figures(vals, dmesg):
     else:
         ts = lambda pat: float(re.search(r'\[\s*(\d+\.\d+)\] ' + pat, dmesg).group(1))
         try:
-            f['boot set-up (k insns)'] = (ts('ftrace: allocated') -
-                                          ts('ftrace: allocating')) * 1e6
+            # A clock that has not started yet reads 0 at both lines.
+            f['boot set-up (k insns)'] = ((ts('ftrace: allocated') -
+                                           ts('ftrace: allocating')) * 1e6 or None)
         except AttributeError:
             f['boot set-up (k insns)'] = None
     def both(name, key):
