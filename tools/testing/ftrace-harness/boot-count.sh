@@ -32,7 +32,8 @@ addr() {
 	[ -n "$a" ] || die "no text symbol $1 in $map"
 	echo "0x$a"
 }
-start=$(addr "$from") pk=$(addr _printk) || exit 1
+start=$(addr "$from") || exit 1
+pk=$(addr _printk) || exit 1
 
 # The guest's own directory: qemu-run.sh empties it, and OUT holds a bench
 # boot's results.
