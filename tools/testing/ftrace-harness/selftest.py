@@ -554,25 +554,25 @@ def test_stale_watch():
 def test_bench_report():
     """The boot set-up row: boot-count.txt first, else the boot log."""
     with tempfile.TemporaryDirectory() as d:
-        def boot(name, bench_extra, dmesg, count=None):
+        def boot(name, dmesg, count=None):
             b = os.path.join(d, name)
             os.mkdir(b)
             with open(os.path.join(b, 'bench.txt'), 'w') as f:
                 f.write('release 6.1\nsyscall_ns 24320000\nrw_none_ns 13158000\n'
-                        'records 20000\ntotal_info 20000 pages:40\n' + bench_extra)
+                        'records 20000\ntotal_info 20000 pages:40\n')
             with open(os.path.join(b, 'dmesg.txt'), 'w') as f:
                 f.write(dmesg)
             if count is not None:
                 with open(os.path.join(b, 'boot-count.txt'), 'w') as f:
                     f.write('boot_setup_insns %d\n' % count)
             return b
-        ours = boot('o', '', '[    0.0] ftrace: 20000 call sites set up in 380 us\n',
+        ours = boot('o', '[    0.0] ftrace: 20000 call sites set up in 380 us\n',
                     373557)
-        stock = boot('s', '', '[    0.1] ftrace: allocating 20000 entries\n'
+        stock = boot('s', '[    0.1] ftrace: allocating 20000 entries\n'
                      '[    0.1048] ftrace: allocated 80 pages with 3 groups\n')
-        none = boot('n', '', '[    0.0] ftrace: allocating 20000 entries\n'
+        none = boot('n', '[    0.0] ftrace: allocating 20000 entries\n'
                     '[    0.0] ftrace: allocated 80 pages with 3 groups\n'
-                    '[    0.0] ftrace: allocating again\n', None)
+                    '[    0.0] ftrace: allocating again\n')
         out = subprocess.run([os.path.join(HERE, 'bench-report.py'),
                               'ours=' + ours, 'stock=' + stock, 'floor=' + none],
                              capture_output=True, text=True)
