@@ -109,7 +109,7 @@ static int rf_show(struct seq_file *m, void *v)
 
 	seq_printf(m, "%ps", (void *)ip);
 	if (rf->enabled_only) {
-		unsigned int slot = FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags);
+		unsigned int slot = ftrace_rec_slot(rec->flags, ip);
 
 		seq_printf(m, " (%u)%s%s%s", ftrace_rec_count(rec),
 			   rec->flags & FTRACE_REC_REGS_EN ? " R" : "  ",

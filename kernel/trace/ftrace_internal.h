@@ -82,7 +82,9 @@ struct dyn_ftrace {
  * rec->flags: how many ops want the site and what they need (recounted),
  * what the site holds now (changed only by patching), and FREED.  The
  * count saturates: only 0, 1 and "more" change what the site calls, so
- * ten bits leave seven for each trampoline slot number.
+ * ten bits leave seven for each trampoline slot number.  Slots past what
+ * seven bits name are FTRACE_REC_SLOT_FAR in a record (ftrace_update.c
+ * finds the number elsewhere).
  */
 #define FTRACE_REC_REF_MASK	GENMASK(9, 0)	/* ops that want the site */
 #define FTRACE_REC_TRAMP	GENMASK(16, 10)	/* the one ops' trampoline slot */
@@ -313,7 +315,7 @@ void ftrace_touch_all(void);
 u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list);
 u32 ftrace_rec_wanted(u32 flags, bool enabled);
 unsigned long ftrace_rec_target(u32 flags, unsigned long ip);
-void ftrace_rec_forget(struct dyn_ftrace *rec);
+unsigned int ftrace_rec_slot(u32 flags, unsigned long ip);
 int ftrace_set_callback(ftrace_func_t func);
 ftrace_func_t ftrace_shared_callback(struct ftrace_ops *list, bool enabled,
 				     struct ftrace_ops **opp);
@@ -385,10 +387,16 @@ static __always_inline ftrace_func_t ftrace_ops_callback(struct ftrace_ops *op)
 /* ---- Per-ops trampolines (ftrace_tramp.c) ---- */
 
 /*
- * Slot numbers fill FTRACE_REC_TRAMP (ftrace_tramp.c checks it at build
- * time); slot 0 means "no trampoline".
+ * Trampoline slots are numbered 1..FTRACE_TRAMP_SLOTS; 0 means "no
+ * trampoline".  A record's FTRACE_REC_TRAMP and FTRACE_REC_TRAMP_EN hold
+ * slots 1..FTRACE_REC_SLOT_FAR - 1 as they are, and FTRACE_REC_SLOT_FAR
+ * for any slot from there on ("far"): the patcher then finds the number
+ * from the site's one ops (wanted) or from its own table of the sites
+ * that call far slots (current).  ftrace_tramp.c checks the fields at
+ * build time.
  */
-#define FTRACE_TRAMP_SLOTS	127
+#define FTRACE_TRAMP_SLOTS	1023
+#define FTRACE_REC_SLOT_FAR	127
 
 int ftrace_tramp_get(struct ftrace_ops *ops);
 void ftrace_tramp_put(struct ftrace_ops *ops, bool waits);

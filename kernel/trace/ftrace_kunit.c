@@ -943,14 +943,23 @@ static void state_trampoline(struct kunit *test)
 	flags = ftrace_rec_recount(0, IP1, state_list(one, 1));
 	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(flags, false), 0U);
 
-	/* The highest slot, with regs, fits its field. */
+	/*
+	 * The highest slot, with regs, and the first one past what a record
+	 * names: both far, the field's top value.  The last slot a record
+	 * names is itself.
+	 */
 	flags = ftrace_rec_recount(0, IP2, state_list(regs, 1));
 	KUNIT_EXPECT_EQ(test, ftrace_rec_wanted(flags, true),
 			FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN |
-			FIELD_PREP(FTRACE_REC_TRAMP_EN, FTRACE_TRAMP_SLOTS));
-	KUNIT_EXPECT_EQ(test, FIELD_GET(FTRACE_REC_TRAMP_EN,
-					ftrace_rec_wanted(flags, true)),
-			(u32)FTRACE_TRAMP_SLOTS);
+			FIELD_PREP(FTRACE_REC_TRAMP_EN, FTRACE_REC_SLOT_FAR));
+	c->tramp_slot = FTRACE_REC_SLOT_FAR;
+	flags = ftrace_rec_recount(0, IP2, state_list(regs, 1));
+	KUNIT_EXPECT_EQ(test, FIELD_GET(FTRACE_REC_TRAMP_EN, ftrace_rec_wanted(flags, true)),
+			(u32)FTRACE_REC_SLOT_FAR);
+	c->tramp_slot = FTRACE_REC_SLOT_FAR - 1;
+	flags = ftrace_rec_recount(0, IP2, state_list(regs, 1));
+	KUNIT_EXPECT_EQ(test, FIELD_GET(FTRACE_REC_TRAMP_EN, ftrace_rec_wanted(flags, true)),
+			(u32)FTRACE_REC_SLOT_FAR - 1);
 
 	/* An ops without a slot: the shared trampoline. */
 	flags = ftrace_rec_recount(0, IP3, state_list(plain, 1));

@@ -9,11 +9,13 @@
  * this file keeps them in a table of FTRACE_TRAMP_SLOTS slots.  A record
  * stores slot numbers in its flags, seven bits for the trampoline its one
  * ops has and seven for the one the site calls now, so records stay
- * 8 bytes.  A slot's bookkeeping is allocated the first time the slot is
+ * 8 bytes; the slots past what seven bits name are all one value there
+ * ("far", ftrace_update.c), and a far slot's trampoline is as fast as any
+ * other.  A slot's bookkeeping is allocated the first time the slot is
  * taken and kept for reuse, so the table costs a pointer per slot until
  * that many ops are registered at once.  An ops that finds no free slot
- * (the 128th at once) has no trampoline for the time being: its sites call
- * the shared trampolines and the list function, as every ops' would
+ * (the 1024th at once) has no trampoline for the time being: its sites
+ * call the shared trampolines and the list function, as every ops' would
  * without this file, until a slot is freed and it is given that one
  * (ftrace_ops_adopt_slots()).
  *
@@ -114,8 +116,9 @@ static struct ftrace_tramp *tramp_free_slot(void)
 {
 	struct ftrace_tramp *t;
 
-	BUILD_BUG_ON(FIELD_MAX(FTRACE_REC_TRAMP) != FTRACE_TRAMP_SLOTS);
-	BUILD_BUG_ON(FIELD_MAX(FTRACE_REC_TRAMP_EN) != FTRACE_TRAMP_SLOTS);
+	BUILD_BUG_ON(FIELD_MAX(FTRACE_REC_TRAMP) != FTRACE_REC_SLOT_FAR);
+	BUILD_BUG_ON(FIELD_MAX(FTRACE_REC_TRAMP_EN) != FTRACE_REC_SLOT_FAR);
+	BUILD_BUG_ON(FTRACE_TRAMP_SLOTS < FTRACE_REC_SLOT_FAR);
 	for_each_tramp(t)
 		if (!t->mem)
 			return t;
@@ -403,7 +406,8 @@ void ftrace_tramps_stop(void)
 
 /**
  * ftrace_tramp_addr - the address of slot @slot's trampoline
- * @slot: a slot number from a record, 1..FTRACE_TRAMP_SLOTS
+ * @slot: a slot number, 1..FTRACE_TRAMP_SLOTS (a record's far value is
+ *	not one: ftrace_rec_slot() gives the number)
  *
  * Context: ftrace_lock held.
  * Return: its address, also while it is being let go; 0 for a free slot.

@@ -76,7 +76,7 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
  *
  * Return: @flags with the count of ops that want @ip, what they need
  * (REGS, IPMODIFY, DIRECT) and, when exactly one does, its trampoline
- * slot (TRAMP) recomputed; the site's current state (FTRACE_REC_SITE) and
+ * slot (TRAMP, or FTRACE_REC_SLOT_FAR) recomputed; the site's current state (FTRACE_REC_SITE) and
  * FREED are kept, the TOUCHED mark is cleared.  A freed record is wanted
  * by nobody.
  */
@@ -101,7 +101,8 @@ u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 			flags |= FTRACE_REC_DIRECT;
 	}
 	if (count == 1 && only->tramp_slot)
-		flags |= FIELD_PREP(FTRACE_REC_TRAMP, only->tramp_slot);
+		flags |= FIELD_PREP(FTRACE_REC_TRAMP,
+				    min_t(u32, only->tramp_slot, FTRACE_REC_SLOT_FAR));
 	return flags | min_t(u32, count, FTRACE_REC_REF_MASK);
 }
 
@@ -207,21 +208,37 @@ static int __init set_recount_check(char *str)
 }
 __setup("ftrace_recount_check=", set_recount_check);
 
+static unsigned int owner_slot(unsigned long ip);
+static unsigned int site_slot(u32 flags, unsigned long ip);
+
 static void recount_check(struct ftrace_ops *list)
 {
 	struct ftrace_group *g;
 	struct dyn_ftrace *rec;
-	u32 full;
+	unsigned long ip;
+	u32 full, want;
 
 	for_each_ftrace_group(g) {
 		if (!g->ready)
 			continue;
 		for_each_group_rec(g, rec) {
-			full = ftrace_rec_recount(rec->flags, ftrace_rec_ip(g, rec), list);
+			ip = ftrace_rec_ip(g, rec);
+			full = ftrace_rec_recount(rec->flags, ip, list);
 			if (WARN_ONCE(full != rec->flags,
 				      "ftrace: stale count at %pS: %#x, recounted %#x\n",
-				      (void *)ftrace_rec_ip(g, rec), rec->flags, full))
+				      (void *)ip, rec->flags, full))
 				rec->flags = full;
+			/*
+			 * A site on a far slot that stays on one: the flags
+			 * cannot tell two far slots apart, so the one its ops
+			 * has now must be the one it calls (see patch_sites()).
+			 */
+			want = ftrace_rec_wanted(full, ftrace_enabled);
+			if (want == (full & FTRACE_REC_SITE) &&
+			    FIELD_GET(FTRACE_REC_TRAMP_EN, want) == FTRACE_REC_SLOT_FAR)
+				WARN_ONCE(owner_slot(ip) != site_slot(full, ip),
+					  "ftrace: %pS calls far slot %u, its ops has %u\n",
+					  (void *)ip, site_slot(full, ip), owner_slot(ip));
 		}
 		cond_resched();
 	}
@@ -260,11 +277,64 @@ static unsigned int recount(void)
 	return changes;
 }
 
-/* ftrace_rec_target(), inline for the loop that patches every site */
-static __always_inline unsigned long rec_target(u32 flags, unsigned long ip)
+/*
+ * The sites that call a far slot now (FTRACE_REC_TRAMP_EN is
+ * FTRACE_REC_SLOT_FAR), each with the slot's number in ->direct.  Only
+ * the patcher uses it, under ftrace_lock; allocated with the first such
+ * site.  A site whose entry cannot be allocated calls the shared
+ * trampolines instead, which is always right, and tries again at the
+ * next change.
+ */
+static struct ftrace_hash *far_sites;
+
+/*
+ * The slot of the trampoline a site in state @flags calls, 0 for none.
+ * A far site missing from the table (a bug) gets 0: the patcher then
+ * expects the shared trampoline there and finds an anomaly.
+ */
+static unsigned int site_slot(u32 flags, unsigned long ip)
 {
 	unsigned int slot = FIELD_GET(FTRACE_REC_TRAMP_EN, flags);
+	struct ftrace_func_entry *e;
 
+	if (slot != FTRACE_REC_SLOT_FAR)
+		return slot;
+	e = ftrace_lookup_ip(far_sites, ip);
+	return e ? e->direct : 0;
+}
+
+/*
+ * The slot of the one ops that wants @ip, as ftrace_rec_recount() found
+ * it: a walk of the ops list, made only for a far site about to change.
+ */
+static unsigned int owner_slot(unsigned long ip)
+{
+	struct ftrace_ops *op;
+
+	for_each_ftrace_op(op, ftrace_ops_list)
+		if (op->role != FTRACE_ROLE_SITES && __ftrace_ops_wants(op, ip))
+			return op->tramp_slot;
+	return 0;
+}
+
+/* Note that @ip calls far slot @slot; 0 or -ENOMEM. */
+static int far_site_set(unsigned long ip, unsigned int slot)
+{
+	struct ftrace_func_entry *e;
+
+	if (!far_sites)
+		far_sites = ftrace_hash_alloc(ftrace_hash_bits_for(FTRACE_TRAMP_SLOTS));
+	if (!far_sites || ftrace_hash_add(far_sites, ip))
+		return -ENOMEM;
+	e = ftrace_lookup_ip(far_sites, ip);
+	e->direct = slot;
+	return 0;
+}
+
+/* What a site in state @flags calls, its trampoline being slot @slot's */
+static __always_inline unsigned long rec_target(u32 flags, unsigned long ip,
+						unsigned int slot)
+{
 	if (!(flags & FTRACE_REC_ENABLED))
 		return 0;
 	if (flags & FTRACE_REC_DIRECT_EN)
@@ -273,6 +343,20 @@ static __always_inline unsigned long rec_target(u32 flags, unsigned long ip)
 		return ftrace_tramp_addr(slot);
 	return flags & FTRACE_REC_REGS_EN ? (unsigned long)ftrace_regs_caller :
 					    (unsigned long)ftrace_caller;
+}
+
+/**
+ * ftrace_rec_slot - the trampoline slot a site in state @flags calls
+ * @flags: a record's flags; only FTRACE_REC_SITE counts
+ * @ip: the site
+ *
+ * Context: ftrace_lock held.
+ * Return: the slot, also a far one, or 0 if the site calls none.
+ */
+unsigned int ftrace_rec_slot(u32 flags, unsigned long ip)
+{
+	ftrace_assert_locked();
+	return site_slot(flags, ip);
 }
 
 /**
@@ -285,21 +369,7 @@ static __always_inline unsigned long rec_target(u32 flags, unsigned long ip)
  */
 unsigned long ftrace_rec_target(u32 flags, unsigned long ip)
 {
-	return rec_target(flags, ip);
-}
-
-/**
- * ftrace_rec_forget - a record's text is gone: drop what it called
- * @rec: the record, FREED or about to be dropped with its group
- *
- * Its site is never patched again, so it no longer holds its trampoline.
- *
- * Context: ftrace_lock held.
- */
-void ftrace_rec_forget(struct dyn_ftrace *rec)
-{
-	ftrace_tramp_sites(FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags), -1);
-	rec->flags &= ~FTRACE_REC_SITE;
+	return rec_target(flags, ip, ftrace_rec_slot(flags, ip));
 }
 
 /*
@@ -321,6 +391,43 @@ static void slot_move(struct slot_moves *m, unsigned int slot, int delta)
 	m->n += delta;
 }
 
+/* The count of the last row goes in. */
+static void slot_moves_end(struct slot_moves *m)
+{
+	slot_move(m, 0, 0);
+}
+
+/*
+ * A record's text is gone: its site is never patched again, so it no
+ * longer holds its trampoline (counted in @off).
+ */
+static void rec_forget(struct dyn_ftrace *rec, unsigned long ip,
+		       struct slot_moves *off)
+{
+	slot_move(off, site_slot(rec->flags, ip), -1);
+	if (FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags) == FTRACE_REC_SLOT_FAR)
+		ftrace_hash_remove(far_sites, ip);
+	rec->flags &= ~FTRACE_REC_SITE;
+}
+
+/*
+ * The slot a site must call in state @want (0: none), with the far-site
+ * table set for a far one.  Without memory for that, @want is changed to
+ * the shared trampoline's call.
+ */
+static unsigned int want_slot(u32 *want, unsigned long ip)
+{
+	unsigned int slot = FIELD_GET(FTRACE_REC_TRAMP_EN, *want);
+
+	if (slot != FTRACE_REC_SLOT_FAR)
+		return slot;
+	slot = owner_slot(ip);
+	if (slot >= FTRACE_REC_SLOT_FAR && !far_site_set(ip, slot))
+		return slot;
+	*want &= ~FTRACE_REC_TRAMP_EN;
+	return 0;
+}
+
 /*
  * Patch every site whose instruction differs from what it should be;
  * @changes (from recount()) sizes the arch's batch.
@@ -340,18 +447,30 @@ static int patch_sites(unsigned int changes)
 		if (!g->ready)
 			continue;
 		for_each_group_rec(g, rec) {
-			/* A freed record's text is gone: never written. */
+			/*
+			 * A freed record's text is gone: never written.
+			 * Wanted flags equal to the site's could hide a move
+			 * between two far slots, were a site's one ops to
+			 * hand it to another ops, both far, in one change; it
+			 * takes two (the site is shared or a NOP in between),
+			 * which the test kernels check (recount_check()).
+			 */
 			want = ftrace_rec_wanted(rec->flags, ftrace_enabled);
 			if (want == (rec->flags & FTRACE_REC_SITE) ||
 			    (rec->flags & FTRACE_REC_FREED))
 				continue;
 			ip = ftrace_rec_ip(g, rec);
-			ret = ftrace_arch_patch_site(ip, rec_target(rec->flags, ip),
-						     rec_target(want, ip));
+			old_slot = site_slot(rec->flags, ip);
+			new_slot = want_slot(&want, ip);
+			if (want == (rec->flags & FTRACE_REC_SITE))
+				continue;
+			ret = ftrace_arch_patch_site(ip, rec_target(rec->flags, ip, old_slot),
+						     rec_target(want, ip, new_slot));
 			if (ret)
 				break;
-			old_slot = FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags);
-			new_slot = FIELD_GET(FTRACE_REC_TRAMP_EN, want);
+			if (FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags) == FTRACE_REC_SLOT_FAR &&
+			    FIELD_GET(FTRACE_REC_TRAMP_EN, want) != FTRACE_REC_SLOT_FAR)
+				ftrace_hash_remove(far_sites, ip);
 			if (old_slot != new_slot) {
 				slot_move(&off, old_slot, -1);
 				slot_move(&on, new_slot, 1);
@@ -361,8 +480,8 @@ static int patch_sites(unsigned int changes)
 		if (ret)
 			break;
 	}
-	slot_move(&off, 0, 0);
-	slot_move(&on, 0, 0);
+	slot_moves_end(&off);
+	slot_moves_end(&on);
 	ftrace_arch_patch_end();
 	if (ret)
 		ftrace_anomaly("patching a call site", ip, ret);
@@ -790,6 +909,7 @@ void ftrace_release_mod(struct module *mod)
 	mutex_lock(&ftrace_lock);
 	g = mod_group(mod);
 	if (g) {
+		struct slot_moves off = { };
 		struct dyn_ftrace *rec;
 
 		/*
@@ -799,9 +919,10 @@ void ftrace_release_mod(struct module *mod)
 		 * checked against a NOP it forgot.
 		 */
 		for_each_group_rec(g, rec) {
-			ftrace_rec_forget(rec);
+			rec_forget(rec, ftrace_rec_ip(g, rec), &off);
 			rec_retire(rec);
 		}
+		slot_moves_end(&off);
 		ftrace_purge_group(g, 0, ULONG_MAX);
 		list_del_rcu(&g->list);
 		ftrace_groups_gen++;
@@ -822,6 +943,7 @@ void ftrace_release_mod(struct module *mod)
 static void free_range(struct ftrace_group *g, unsigned long start,
 		       unsigned long end)
 {
+	struct slot_moves off = { };
 	struct dyn_ftrace *rec;
 
 	if (g->mod)
@@ -834,12 +956,13 @@ static void free_range(struct ftrace_group *g, unsigned long start,
 		unsigned long ip = ftrace_rec_ip(g, rec);
 
 		if (ip >= start && ip < end && !(rec->flags & FTRACE_REC_FREED)) {
-			ftrace_rec_forget(rec);
+			rec_forget(rec, ip, &off);
 			rec_retire(rec);
 			g->freed++;
 			ftrace_update_tot_cnt--;
 		}
 	}
+	slot_moves_end(&off);
 	ftrace_purge_group(g, start, end);
 }
 

@@ -94,7 +94,7 @@
 	mov	x1, x9				// the traced function's caller
 	mov	x3, sp				// &regs
 	ldur	w11, [x30, #-FTRACE_LR_SLOT_WORD_OFFSET]
-	sub	w12, w11, #1			// slots 1..127: 0..126
+	sub	w12, w11, #1			// slots 1..1023: 0..1022
 	cmp	w12, #(FTRACE_SLOT_ENTRIES - 1)
 	b.hs	1f				// the NOP (or 0): shared path
 	adr_l	x12, ftrace_slot_calls

@@ -475,6 +475,8 @@ unsigned long ftrace_arch_tramp_create(struct ftrace_ops *ops, ftrace_func_t fun
 	struct ftrace_slot_call *e;
 
 	BUILD_BUG_ON(FTRACE_TRAMP_SLOTS >= FTRACE_SLOT_ENTRIES);
+	/* entry-ftrace.S compares the word with an immediate of 12 bits. */
+	BUILD_BUG_ON(FTRACE_SLOT_ENTRIES > 4096);
 	/* entry-ftrace.S indexes the table with a shift of 4. */
 	BUILD_BUG_ON(sizeof(struct ftrace_slot_call) != 16);
 	if (WARN_ON_ONCE(!slot || slot >= FTRACE_SLOT_ENTRIES))

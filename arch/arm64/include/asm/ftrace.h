@@ -39,8 +39,11 @@
 /* From a site to its slot word, and from ftrace_caller's lr to it */
 #define FTRACE_SLOT_WORD_OFFSET		(2 * AARCH64_INSN_SIZE)
 #define FTRACE_LR_SLOT_WORD_OFFSET	(3 * AARCH64_INSN_SIZE)
-/* Slot entries: the table in ftrace.c has this many, slot 0 unused. */
-#define FTRACE_SLOT_ENTRIES		128
+/*
+ * Slot entries: the table in ftrace.c has this many (16 KiB), slot 0
+ * unused; one per trampoline slot of the core.
+ */
+#define FTRACE_SLOT_ENTRIES		1024
 
 /*
  * Module text may be out of "bl" range (+-128 MiB) of the kernel's
