@@ -208,7 +208,7 @@ static int __init set_recount_check(char *str)
 }
 __setup("ftrace_recount_check=", set_recount_check);
 
-static unsigned int owner_slot(unsigned long ip);
+static unsigned int owner_slot(unsigned long ip, struct ftrace_ops **hint);
 static unsigned int site_slot(u32 flags, unsigned long ip);
 
 static void recount_check(struct ftrace_ops *list)
@@ -216,6 +216,7 @@ static void recount_check(struct ftrace_ops *list)
 	struct ftrace_group *g;
 	struct dyn_ftrace *rec;
 	unsigned long ip;
+	struct ftrace_ops *hint = NULL;
 	u32 full, want;
 
 	for_each_ftrace_group(g) {
@@ -236,9 +237,9 @@ static void recount_check(struct ftrace_ops *list)
 			want = ftrace_rec_wanted(full, ftrace_enabled);
 			if (want == (full & FTRACE_REC_SITE) &&
 			    FIELD_GET(FTRACE_REC_TRAMP_EN, want) == FTRACE_REC_SLOT_FAR)
-				WARN_ONCE(owner_slot(ip) != site_slot(full, ip),
+				WARN_ONCE(owner_slot(ip, &hint) != site_slot(full, ip),
 					  "ftrace: %pS calls far slot %u, its ops has %u\n",
-					  (void *)ip, site_slot(full, ip), owner_slot(ip));
+					  (void *)ip, site_slot(full, ip), owner_slot(ip, &hint));
 		}
 		cond_resched();
 	}
@@ -304,16 +305,25 @@ static unsigned int site_slot(u32 flags, unsigned long ip)
 }
 
 /*
- * The slot of the one ops that wants @ip, as ftrace_rec_recount() found
- * it: a walk of the ops list, made only for a far site about to change.
+ * The slot of the one ops that wants @ip, a site whose count is 1, as
+ * ftrace_rec_recount() found it.  *@hint is the owner found last (NULL
+ * at first), valid while the ops list does not change: sites of one ops
+ * come in rows (every site, for a tracer with no filter), and an ops on
+ * the list that wants a site of count 1 is its one ops, so a row costs a
+ * walk of the ops list and then a lookup per site.
  */
-static unsigned int owner_slot(unsigned long ip)
+static unsigned int owner_slot(unsigned long ip, struct ftrace_ops **hint)
 {
-	struct ftrace_ops *op;
+	struct ftrace_ops *op = *hint;
 
-	for_each_ftrace_op(op, ftrace_ops_list)
-		if (op->role != FTRACE_ROLE_SITES && __ftrace_ops_wants(op, ip))
+	if (op && __ftrace_ops_wants(op, ip))
+		return op->tramp_slot;
+	for_each_ftrace_op(op, ftrace_ops_list) {
+		if (op->role != FTRACE_ROLE_SITES && __ftrace_ops_wants(op, ip)) {
+			*hint = op;
 			return op->tramp_slot;
+		}
+	}
 	return 0;
 }
 
@@ -412,16 +422,17 @@ static void rec_forget(struct dyn_ftrace *rec, unsigned long ip,
 
 /*
  * The slot a site must call in state @want (0: none), with the far-site
- * table set for a far one.  Without memory for that, @want is changed to
+ * table set for a far one (@hint: owner_slot()'s).  Without memory for that, @want is changed to
  * the shared trampoline's call.
  */
-static unsigned int want_slot(u32 *want, unsigned long ip)
+static unsigned int want_slot(u32 *want, unsigned long ip,
+			      struct ftrace_ops **hint)
 {
 	unsigned int slot = FIELD_GET(FTRACE_REC_TRAMP_EN, *want);
 
 	if (slot != FTRACE_REC_SLOT_FAR)
 		return slot;
-	slot = owner_slot(ip);
+	slot = owner_slot(ip, hint);
 	if (slot >= FTRACE_REC_SLOT_FAR && !far_site_set(ip, slot))
 		return slot;
 	*want &= ~FTRACE_REC_TRAMP_EN;
@@ -436,6 +447,7 @@ static int patch_sites(unsigned int changes)
 {
 	struct slot_moves on = { }, off = { };
 	unsigned int old_slot, new_slot;
+	struct ftrace_ops *hint = NULL;
 	struct ftrace_group *g;
 	struct dyn_ftrace *rec;
 	unsigned long ip = 0;
@@ -461,7 +473,7 @@ static int patch_sites(unsigned int changes)
 				continue;
 			ip = ftrace_rec_ip(g, rec);
 			old_slot = site_slot(rec->flags, ip);
-			new_slot = want_slot(&want, ip);
+			new_slot = want_slot(&want, ip, &hint);
 			if (want == (rec->flags & FTRACE_REC_SITE))
 				continue;
 			ret = ftrace_arch_patch_site(ip, rec_target(rec->flags, ip, old_slot),

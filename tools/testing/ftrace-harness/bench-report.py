@@ -177,6 +177,7 @@ def boot_figures(vals, dmesg):
                       ('dd_function_own_ns', 'function, 1 of 2 ops'),
                       ('dd_function_among_16_ns', 'function, 1 of 16 ops'),
                       ('dd_function_among_101_ns', 'function, 1 of 101 ops'),
+                      ('dd_function_among_201_ns', 'function, 1 of 201 ops'),
                       ('dd_graph_ns', 'function_graph'),
                       ('dd_graph_off_ns', 'function_graph, tracing off')):
         if key in vals and calls:
