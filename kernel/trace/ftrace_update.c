@@ -68,6 +68,36 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 	return 0;
 }
 
+/* ftrace_rec_recount(), which also gives the last ops counted in *@only */
+static __always_inline u32 rec_recount(u32 flags, unsigned long ip,
+				       struct ftrace_ops *list,
+				       struct ftrace_ops **only)
+{
+	struct ftrace_ops *op;
+	u32 count = 0;
+
+	*only = NULL;
+	flags &= FTRACE_REC_SITE | FTRACE_REC_FREED;
+	if (flags & FTRACE_REC_FREED)
+		return flags;
+	for_each_ftrace_op(op, list) {
+		if (op->role == FTRACE_ROLE_SITES || !__ftrace_ops_wants(op, ip))
+			continue;
+		count++;
+		*only = op;
+		if (op->flags & FTRACE_OPS_FL_SAVE_REGS)
+			flags |= FTRACE_REC_REGS;
+		if (op->flags & FTRACE_OPS_FL_IPMODIFY)
+			flags |= FTRACE_REC_IPMODIFY;
+		if (op->role == FTRACE_ROLE_DIRECT)
+			flags |= FTRACE_REC_DIRECT;
+	}
+	if (count == 1 && (*only)->tramp_slot)
+		flags |= FIELD_PREP(FTRACE_REC_TRAMP,
+				    min_t(u32, (*only)->tramp_slot, FTRACE_REC_SLOT_FAR));
+	return flags | min_t(u32, count, FTRACE_REC_REF_MASK);
+}
+
 /**
  * ftrace_rec_recount - a record's flags, recounted against a list of ops
  * @flags: the record's flags now
@@ -76,34 +106,15 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
  *
  * Return: @flags with the count of ops that want @ip, what they need
  * (REGS, IPMODIFY, DIRECT) and, when exactly one does, its trampoline
- * slot (TRAMP, or FTRACE_REC_SLOT_FAR) recomputed; the site's current state (FTRACE_REC_SITE) and
- * FREED are kept, the TOUCHED mark is cleared.  A freed record is wanted
- * by nobody.
+ * slot (TRAMP, or FTRACE_REC_SLOT_FAR) recomputed; the site's current
+ * state (FTRACE_REC_SITE) and FREED are kept, the TOUCHED mark is
+ * cleared.  A freed record is wanted by nobody.
  */
 u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 {
-	struct ftrace_ops *op, *only = NULL;
-	u32 count = 0;
+	struct ftrace_ops *only;
 
-	flags &= FTRACE_REC_SITE | FTRACE_REC_FREED;
-	if (flags & FTRACE_REC_FREED)
-		return flags;
-	for_each_ftrace_op(op, list) {
-		if (op->role == FTRACE_ROLE_SITES || !__ftrace_ops_wants(op, ip))
-			continue;
-		count++;
-		only = op;
-		if (op->flags & FTRACE_OPS_FL_SAVE_REGS)
-			flags |= FTRACE_REC_REGS;
-		if (op->flags & FTRACE_OPS_FL_IPMODIFY)
-			flags |= FTRACE_REC_IPMODIFY;
-		if (op->role == FTRACE_ROLE_DIRECT)
-			flags |= FTRACE_REC_DIRECT;
-	}
-	if (count == 1 && only->tramp_slot)
-		flags |= FIELD_PREP(FTRACE_REC_TRAMP,
-				    min_t(u32, only->tramp_slot, FTRACE_REC_SLOT_FAR));
-	return flags | min_t(u32, count, FTRACE_REC_REF_MASK);
+	return rec_recount(flags, ip, list, &only);
 }
 
 /**
@@ -248,17 +259,21 @@ static void recount_check(struct ftrace_ops *list)
 /*
  * Recount the touched records, or all of them; the marks go.  Returns how
  * many of them must change: the size of the batch to come (a record left
- * alone is as it was after the last batch).
+ * alone is as it was after the last batch).  *@far_owner gets the one ops
+ * of the last site counted for a far slot, or NULL: the patcher's first
+ * guess (owner_slot()).
  */
-static unsigned int recount(void)
+static unsigned int recount(struct ftrace_ops **far_owner)
 {
 	struct ftrace_group *g;
 	struct ftrace_ops *list = rcu_dereference_protected(ftrace_ops_list, 1);
+	struct ftrace_ops *only;
 	struct dyn_ftrace *rec;
 	bool all = touched_all;
 	unsigned int changes = 0;
 	u32 flags;
 
+	*far_owner = NULL;
 	touched_all = false;
 	for_each_ftrace_group(g) {
 		if (!g->ready)
@@ -266,7 +281,9 @@ static unsigned int recount(void)
 		for_each_group_rec(g, rec) {
 			if (!all && !(rec->flags & FTRACE_REC_TOUCHED))
 				continue;
-			flags = ftrace_rec_recount(rec->flags, ftrace_rec_ip(g, rec), list);
+			flags = rec_recount(rec->flags, ftrace_rec_ip(g, rec), list, &only);
+			if (FIELD_GET(FTRACE_REC_TRAMP, flags) == FTRACE_REC_SLOT_FAR)
+				*far_owner = only;
 			rec->flags = flags;
 			changes += ftrace_rec_wanted(flags, ftrace_enabled) !=
 				   (flags & FTRACE_REC_SITE);
@@ -439,15 +456,48 @@ static unsigned int want_slot(u32 *want, unsigned long ip,
 	return 0;
 }
 
+/* What one patch of the sites carries from site to site */
+struct patch_state {
+	struct slot_moves	on, off;
+	struct ftrace_ops	*hint;		/* owner_slot()'s */
+};
+
+/*
+ * Move the site of @rec at @ip to state @want; 0 or the arch's error.
+ * Out of the loop over every record, which it would slow down.
+ */
+static noinline int patch_one(struct dyn_ftrace *rec, unsigned long ip, u32 want,
+			      struct patch_state *ps)
+{
+	unsigned int old_slot = site_slot(rec->flags, ip);
+	unsigned int new_slot = want_slot(&want, ip, &ps->hint);
+	int ret;
+
+	if (want == (rec->flags & FTRACE_REC_SITE))
+		return 0;
+	ret = ftrace_arch_patch_site(ip, rec_target(rec->flags, ip, old_slot),
+				     rec_target(want, ip, new_slot));
+	if (ret)
+		return ret;
+	if (FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags) == FTRACE_REC_SLOT_FAR &&
+	    FIELD_GET(FTRACE_REC_TRAMP_EN, want) != FTRACE_REC_SLOT_FAR)
+		ftrace_hash_remove(far_sites, ip);
+	if (old_slot != new_slot) {
+		slot_move(&ps->off, old_slot, -1);
+		slot_move(&ps->on, new_slot, 1);
+	}
+	rec->flags = (rec->flags & ~FTRACE_REC_SITE) | want;
+	return 0;
+}
+
 /*
  * Patch every site whose instruction differs from what it should be;
- * @changes (from recount()) sizes the arch's batch.
+ * @changes and @hint (from recount()) size the arch's batch and seed
+ * owner_slot().
  */
-static int patch_sites(unsigned int changes)
+static int patch_sites(unsigned int changes, struct ftrace_ops *hint)
 {
-	struct slot_moves on = { }, off = { };
-	unsigned int old_slot, new_slot;
-	struct ftrace_ops *hint = NULL;
+	struct patch_state ps = { .hint = hint };
 	struct ftrace_group *g;
 	struct dyn_ftrace *rec;
 	unsigned long ip = 0;
@@ -472,28 +522,15 @@ static int patch_sites(unsigned int changes)
 			    (rec->flags & FTRACE_REC_FREED))
 				continue;
 			ip = ftrace_rec_ip(g, rec);
-			old_slot = site_slot(rec->flags, ip);
-			new_slot = want_slot(&want, ip, &hint);
-			if (want == (rec->flags & FTRACE_REC_SITE))
-				continue;
-			ret = ftrace_arch_patch_site(ip, rec_target(rec->flags, ip, old_slot),
-						     rec_target(want, ip, new_slot));
+			ret = patch_one(rec, ip, want, &ps);
 			if (ret)
 				break;
-			if (FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags) == FTRACE_REC_SLOT_FAR &&
-			    FIELD_GET(FTRACE_REC_TRAMP_EN, want) != FTRACE_REC_SLOT_FAR)
-				ftrace_hash_remove(far_sites, ip);
-			if (old_slot != new_slot) {
-				slot_move(&off, old_slot, -1);
-				slot_move(&on, new_slot, 1);
-			}
-			rec->flags = (rec->flags & ~FTRACE_REC_SITE) | want;
 		}
 		if (ret)
 			break;
 	}
-	slot_moves_end(&off);
-	slot_moves_end(&on);
+	slot_moves_end(&ps.off);
+	slot_moves_end(&ps.on);
 	ftrace_arch_patch_end();
 	if (ret)
 		ftrace_anomaly("patching a call site", ip, ret);
@@ -595,7 +632,7 @@ int ftrace_apply(void)
  */
 int ftrace_apply_touched(void)
 {
-	struct ftrace_ops *op;
+	struct ftrace_ops *op, *far_owner;
 	unsigned int changes;
 	ftrace_func_t func;
 
@@ -605,14 +642,14 @@ int ftrace_apply_touched(void)
 
 	if (ftrace_tramps_refresh())
 		return -ENODEV;
-	changes = recount();
+	changes = recount(&far_owner);
 	func = ftrace_shared_callback(rcu_dereference_protected(ftrace_ops_list, 1),
 				      ftrace_enabled, &op);
 
 	if (cur_callback != func && cur_callback != ftrace_stub &&
 	    ftrace_set_callback(ftrace_ops_list_func))
 		return -ENODEV;
-	if (patch_sites(changes))
+	if (patch_sites(changes, far_owner))
 		return -ENODEV;
 	if (func != ftrace_ops_list_func) {
 		WRITE_ONCE(function_trace_op, op);
