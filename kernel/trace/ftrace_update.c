@@ -68,6 +68,20 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 	return 0;
 }
 
+/* What @op needs of the sites it wants: REGS, IPMODIFY, DIRECT */
+static __always_inline u32 op_needs(const struct ftrace_ops *op)
+{
+	return (op->flags & FTRACE_OPS_FL_SAVE_REGS ? FTRACE_REC_REGS : 0) |
+	       (op->flags & FTRACE_OPS_FL_IPMODIFY ? FTRACE_REC_IPMODIFY : 0) |
+	       (op->role == FTRACE_ROLE_DIRECT ? FTRACE_REC_DIRECT : 0);
+}
+
+/* FTRACE_REC_TRAMP for trampoline slot @slot: far past what it names */
+static __always_inline u32 tramp_field(unsigned int slot)
+{
+	return FIELD_PREP(FTRACE_REC_TRAMP, min_t(u32, slot, FTRACE_REC_SLOT_FAR));
+}
+
 /* ftrace_rec_recount(), which also gives the last ops counted in *@only */
 static __always_inline u32 rec_recount(u32 flags, unsigned long ip,
 				       struct ftrace_ops *list,
@@ -85,16 +99,10 @@ static __always_inline u32 rec_recount(u32 flags, unsigned long ip,
 			continue;
 		count++;
 		*only = op;
-		if (op->flags & FTRACE_OPS_FL_SAVE_REGS)
-			flags |= FTRACE_REC_REGS;
-		if (op->flags & FTRACE_OPS_FL_IPMODIFY)
-			flags |= FTRACE_REC_IPMODIFY;
-		if (op->role == FTRACE_ROLE_DIRECT)
-			flags |= FTRACE_REC_DIRECT;
+		flags |= op_needs(op);
 	}
 	if (count == 1 && (*only)->tramp_slot)
-		flags |= FIELD_PREP(FTRACE_REC_TRAMP,
-				    min_t(u32, (*only)->tramp_slot, FTRACE_REC_SLOT_FAR));
+		flags |= tramp_field((*only)->tramp_slot);
 	return flags | min_t(u32, count, FTRACE_REC_REF_MASK);
 }
 
@@ -267,17 +275,10 @@ static void rec_add_op(struct dyn_ftrace *rec, struct ftrace_ops *op,
 {
 	u32 flags = rec->flags, count = flags & FTRACE_REC_REF_MASK;
 
-	if (op->flags & FTRACE_OPS_FL_SAVE_REGS)
-		flags |= FTRACE_REC_REGS;
-	if (op->flags & FTRACE_OPS_FL_IPMODIFY)
-		flags |= FTRACE_REC_IPMODIFY;
-	if (op->role == FTRACE_ROLE_DIRECT)
-		flags |= FTRACE_REC_DIRECT;
 	/* A trampoline only while this is the one ops */
-	flags &= ~FTRACE_REC_TRAMP;
+	flags = (flags & ~FTRACE_REC_TRAMP) | op_needs(op);
 	if (!count && op->tramp_slot) {
-		flags |= FIELD_PREP(FTRACE_REC_TRAMP,
-				    min_t(u32, op->tramp_slot, FTRACE_REC_SLOT_FAR));
+		flags |= tramp_field(op->tramp_slot);
 		if (op->tramp_slot >= FTRACE_REC_SLOT_FAR)
 			*far_owner = op;
 	}
