@@ -312,8 +312,8 @@ static void add_op_everywhere(struct ftrace_ops *op, struct ftrace_hash *notr,
  * with a filter adds itself to its filter's records alone, so a tracer
  * switched on every site costs a pass over the records per ops that
  * wants them all, not a question to every registered ops per record
- * (with 200 ops on a function each, 171 M instructions instead of 8 M to
- * switch the function tracer on).
+ * (with 200 ops on a function each, switching the function tracer on
+ * took the writer 171 M instructions that way, 12.7 M this way).
  */
 static void recount_all(struct ftrace_ops *list, struct ftrace_ops **far_owner)
 {
