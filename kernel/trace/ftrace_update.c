@@ -546,8 +546,8 @@ static void rec_forget(struct dyn_ftrace *rec, unsigned long ip,
 
 /*
  * The slot a site must call in state @want (0: none), with the far-site
- * table set for a far one (@hint: owner_slot()'s).  Without memory for that, @want is changed to
- * the shared trampoline's call.
+ * table set for a far one (@hint: owner_slot()'s).  Without memory for
+ * that, @want is changed to the shared trampoline's call.
  */
 static unsigned int want_slot(u32 *want, unsigned long ip,
 			      struct ftrace_ops **hint)
