@@ -285,7 +285,7 @@ static void rec_add_op(struct dyn_ftrace *rec, struct ftrace_ops *op,
 	rec->flags = flags + (count < FTRACE_REC_REF_MASK);
 }
 
-/* Count @op on every record it wants; @filter is empty. */
+/* Count @op, whose filter is empty, on every record (@notr: NULL if empty) */
 static void add_op_everywhere(struct ftrace_ops *op, struct ftrace_hash *notr,
 			      struct ftrace_ops **far_owner)
 {
@@ -298,8 +298,7 @@ static void add_op_everywhere(struct ftrace_ops *op, struct ftrace_hash *notr,
 		for_each_group_rec(g, rec) {
 			if (rec->flags & FTRACE_REC_FREED)
 				continue;
-			if (!ftrace_hash_empty(notr) &&
-			    ftrace_lookup_ip(notr, ftrace_rec_ip(g, rec)))
+			if (notr && ftrace_lookup_ip(notr, ftrace_rec_ip(g, rec)))
 				continue;
 			rec_add_op(rec, op, far_owner);
 		}
@@ -339,6 +338,12 @@ static void recount_all(struct ftrace_ops *list, struct ftrace_ops **far_owner)
 			filter = rcu_dereference_protected(op->func_hash->filter_hash, 1);
 			notr = rcu_dereference_protected(op->func_hash->notrace_hash, 1);
 		}
+		/*
+		 * Asked once per ops, not per record (an empty hash may still
+		 * hold a :mod: flag, but no entry to find).
+		 */
+		if (ftrace_hash_empty(notr))
+			notr = NULL;
 		if (ftrace_hash_empty(filter)) {
 			add_op_everywhere(op, notr, far_owner);
 			continue;
@@ -347,7 +352,7 @@ static void recount_all(struct ftrace_ops *list, struct ftrace_ops **far_owner)
 			rec = ftrace_find_rec(entry->ip, &g);
 			if (!rec || !g->ready || (rec->flags & FTRACE_REC_FREED))
 				continue;
-			if (!ftrace_hash_empty(notr) && ftrace_lookup_ip(notr, entry->ip))
+			if (notr && ftrace_lookup_ip(notr, entry->ip))
 				continue;
 			rec_add_op(rec, op, far_owner);
 		}
