@@ -1,17 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Turning call sites on and off.
- *
- * ftrace_apply() recomputes, for every record, how many registered ops
- * want it and whether one of them needs pt_regs, then patches only the
- * sites whose instruction must change, in one batch of the kernel's
- * breakpoint-based text patching: no CPU is stopped.  A change to one ops
- * recounts only the sites it touches (ftrace_apply_touched()): with N ops
- * registered, a full recount costs records x N hash lookups, and BPF
- * registers one ops per traced function.  The arch reads and
- * checks each site before it queues a write.  Anything unexpected there
- * is an anomaly: ftrace_anomaly() warns once and stops function tracing
- * for good.
+ * Turning call sites on and off: recount which ops want each record, then
+ * patch only the sites whose instruction must change, in one batch of
+ * breakpoint-based text patching.  Anything unexpected at a site is an
+ * anomaly that stops function tracing for good.
+ * See Documentation/trace/ftrace-core-design.rst.
  */
 #include <linux/kallsyms.h>
 #include <linux/module.h>
@@ -31,8 +24,7 @@ static ftrace_func_t cur_callback = ftrace_stub;
  * @filter: the filter it would have
  * @notr: the notrace hash it would have
  *
- * An IPMODIFY ops redirects the functions it names: an empty filter
- * would make it redirect every function, which upstream refuses too.
+ * An empty @filter is refused: it would redirect every function.
  *
  * Context: ftrace_lock held.
  * Return: 0, -EINVAL for an empty @filter, or -EBUSY.
@@ -68,7 +60,6 @@ int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
 	return 0;
 }
 
-/* What @op needs of the sites it wants: REGS, IPMODIFY, DIRECT */
 static __always_inline u32 op_needs(const struct ftrace_ops *op)
 {
 	return (op->flags & FTRACE_OPS_FL_SAVE_REGS ? FTRACE_REC_REGS : 0) |
@@ -76,13 +67,12 @@ static __always_inline u32 op_needs(const struct ftrace_ops *op)
 	       (op->role == FTRACE_ROLE_DIRECT ? FTRACE_REC_DIRECT : 0);
 }
 
-/* FTRACE_REC_TRAMP for trampoline slot @slot: far past what it names */
+/* The slot as a record holds it: every slot from FAR on reads as FAR. */
 static __always_inline u32 tramp_field(unsigned int slot)
 {
 	return FIELD_PREP(FTRACE_REC_TRAMP, min_t(u32, slot, FTRACE_REC_SLOT_FAR));
 }
 
-/* ftrace_rec_recount(), which also gives the last ops counted in *@only */
 static __always_inline u32 rec_recount(u32 flags, unsigned long ip,
 				       struct ftrace_ops *list,
 				       struct ftrace_ops **only)
@@ -112,11 +102,8 @@ static __always_inline u32 rec_recount(u32 flags, unsigned long ip,
  * @ip: its call site
  * @list: the ops to count: ftrace_ops_list (or a test's own list)
  *
- * Return: @flags with the count of ops that want @ip, what they need
- * (REGS, IPMODIFY, DIRECT) and, when exactly one does, its trampoline
- * slot (TRAMP, or FTRACE_REC_SLOT_FAR) recomputed; the site's current
- * state (FTRACE_REC_SITE) and FREED are kept, the TOUCHED mark is
- * cleared.  A freed record is wanted by nobody.
+ * Return: @flags with the count, needs and (for a single ops) trampoline
+ * slot recomputed; FTRACE_REC_SITE and FREED kept, TOUCHED cleared.
  */
 u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 {
@@ -130,12 +117,8 @@ u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
  * @flags: the record's flags after ftrace_rec_recount()
  * @enabled: kernel.ftrace_enabled
  *
- * Return: 0 for a NOP, FTRACE_REC_ENABLED for a call: with
- * FTRACE_REC_DIRECT_EN to the site's direct function if the direct-call
- * ops alone wants it, else with FTRACE_REC_REGS_EN if it must save all
- * registers, and the slot of the one ops' trampoline in
- * FTRACE_REC_TRAMP_EN if it has one (else the call is to ftrace_caller
- * or ftrace_regs_caller).
+ * Return: 0 for a NOP, else FTRACE_REC_ENABLED with DIRECT_EN, REGS_EN
+ * and TRAMP_EN saying what the call goes to.
  */
 u32 ftrace_rec_wanted(u32 flags, bool enabled)
 {
@@ -149,12 +132,7 @@ u32 ftrace_rec_wanted(u32 flags, bool enabled)
 	return want | FIELD_PREP(FTRACE_REC_TRAMP_EN, FIELD_GET(FTRACE_REC_TRAMP, flags));
 }
 
-/*
- * Whether the next recount must visit every record: set by a change that
- * may alter any site's count (the sysctl, a pid filter, a trampoline
- * given up, an ops that wants every site), cleared by the recount.
- * Otherwise only the records marked FTRACE_REC_TOUCHED are recounted.
- */
+/* Set by a change that may alter any site's count; cleared by recount(). */
 static bool touched_all = true;
 
 /**
@@ -172,10 +150,7 @@ void ftrace_touch_all(void)
  * ftrace_touch_sites - mark the sites an ops' filter can reach, for recounting
  * @filter: the ops' filter hash, before or after a change (call it for both)
  *
- * An ops wants a site only if its filter is empty or holds the site, so
- * the sites whose count a change to the ops (its registration, removal,
- * filter or notrace hash) can alter are those of its filters before and
- * after: with an empty one, every site.
+ * An empty filter reaches every site.
  *
  * Context: ftrace_lock held.
  */
@@ -198,7 +173,7 @@ void ftrace_touch_sites(struct ftrace_hash *filter)
 }
 
 /**
- * ftrace_touch_group - mark every site of a group (a module's, new) for recounting
+ * ftrace_touch_group - mark every site of a new group for recounting
  * @g: the group
  *
  * Context: ftrace_lock held.
@@ -213,13 +188,9 @@ void ftrace_touch_group(struct ftrace_group *g)
 }
 
 /*
- * CONFIG_FTRACE_RECOUNT_CHECK: after a recount, every site's count must
- * be what ftrace_rec_recount() gives it, asking every ops (a partial
- * recount must have touched every site that changed; a full one counts
- * ops by ops); a stale one is put right, once with a warning (the test
- * kernels' log scan fails the run on it).  The
- * boot parameter ftrace_recount_check= overrides the option: the
- * benchmark of many registrations turns it off.
+ * CONFIG_FTRACE_RECOUNT_CHECK (or ftrace_recount_check=): after each
+ * recount, check every site against a full recount, so that a partial
+ * recount that missed a changed site is caught and put right.
  */
 static bool recount_check_on = IS_ENABLED(CONFIG_FTRACE_RECOUNT_CHECK);
 
@@ -251,9 +222,8 @@ static void recount_check(struct ftrace_ops *list)
 				      (void *)ip, rec->flags, full))
 				rec->flags = full;
 			/*
-			 * A site on a far slot that stays on one: the flags
-			 * cannot tell two far slots apart, so the one its ops
-			 * has now must be the one it calls (see patch_sites()).
+			 * The flags cannot tell two far slots apart, so an
+			 * untouched far site must call its ops' slot.
 			 */
 			want = ftrace_rec_wanted(full, ftrace_enabled);
 			if (want == (full & FTRACE_REC_SITE) &&
@@ -266,16 +236,12 @@ static void recount_check(struct ftrace_ops *list)
 	}
 }
 
-/*
- * Count one more ops, @op, on a record of a full recount: the same flags
- * as ftrace_rec_recount() gives once every ops wanting the site is added.
- */
+/* Count @op on @rec as ftrace_rec_recount() would. */
 static void rec_add_op(struct dyn_ftrace *rec, struct ftrace_ops *op,
 		       struct ftrace_ops **far_owner)
 {
 	u32 flags = rec->flags, count = flags & FTRACE_REC_REF_MASK;
 
-	/* A trampoline only while this is the one ops */
 	flags = (flags & ~FTRACE_REC_TRAMP) | op_needs(op);
 	if (!count && op->tramp_slot) {
 		flags |= tramp_field(op->tramp_slot);
@@ -285,7 +251,6 @@ static void rec_add_op(struct dyn_ftrace *rec, struct ftrace_ops *op,
 	rec->flags = flags + (count < FTRACE_REC_REF_MASK);
 }
 
-/* Count @op, whose filter is empty, on every record (@notr: NULL if empty) */
 static void add_op_everywhere(struct ftrace_ops *op, struct ftrace_hash *notr,
 			      struct ftrace_ops **far_owner)
 {
@@ -307,12 +272,9 @@ static void add_op_everywhere(struct ftrace_ops *op, struct ftrace_hash *notr,
 }
 
 /*
- * Recount every record, ops by ops rather than record by record: an ops
- * with a filter adds itself to its filter's records alone, so a tracer
- * switched on every site costs a pass over the records per ops that
- * wants them all, not a question to every registered ops per record
- * (with 200 ops on a function each, switching the function tracer on
- * took the writer 171 M instructions that way, 12.7 M this way).
+ * Recount ops by ops rather than record by record: an ops with a filter
+ * visits only its filter's records, instead of every record asking every
+ * ops.
  */
 static void recount_all(struct ftrace_ops *list, struct ftrace_ops **far_owner)
 {
@@ -338,10 +300,7 @@ static void recount_all(struct ftrace_ops *list, struct ftrace_ops **far_owner)
 			filter = rcu_dereference_protected(op->func_hash->filter_hash, 1);
 			notr = rcu_dereference_protected(op->func_hash->notrace_hash, 1);
 		}
-		/*
-		 * Asked once per ops, not per record (an empty hash may still
-		 * hold a :mod: flag, but no entry to find).
-		 */
+		/* An empty hash may still hold a :mod: flag, but no entry. */
 		if (ftrace_hash_empty(notr))
 			notr = NULL;
 		if (ftrace_hash_empty(filter)) {
@@ -361,11 +320,9 @@ static void recount_all(struct ftrace_ops *list, struct ftrace_ops **far_owner)
 }
 
 /*
- * Recount the touched records, or all of them; the marks go.  Returns how
- * many of them must change: the size of the batch to come (a record left
- * alone is as it was after the last batch).  *@far_owner gets the one ops
- * of a site counted for a far slot, or NULL: the patcher's first guess
- * (owner_slot()).
+ * Recount the touched records, or all of them.  Return: how many sites
+ * must change.  *@far_owner gets an ops counted for a far slot, or NULL,
+ * as owner_slot()'s first guess.
  */
 static unsigned int recount(struct ftrace_ops **far_owner)
 {
@@ -399,27 +356,19 @@ static unsigned int recount(struct ftrace_ops **far_owner)
 		}
 		cond_resched();
 	}
-	/* The test kernels check both ways of counting against each other. */
 	if (recount_check_on)
 		recount_check(list);
 	return changes;
 }
 
 /*
- * The sites that call a far slot now (FTRACE_REC_TRAMP_EN is
- * FTRACE_REC_SLOT_FAR), each with the slot's number in ->direct.  Only
- * the patcher uses it, under ftrace_lock; allocated with the first such
- * site.  A site whose entry cannot be allocated calls the shared
- * trampolines instead, which is always right, and tries again at the
- * next change.
+ * ip -> slot (in ->direct) of the sites calling a far slot; patcher only,
+ * under ftrace_lock.  A site whose entry cannot be allocated calls the
+ * shared trampolines instead, which is always right.
  */
 static struct ftrace_hash *far_sites;
 
-/*
- * The slot of the trampoline a site in state @flags calls, 0 for none.
- * A far site missing from the table (a bug) gets 0: the patcher then
- * expects the shared trampoline there and finds an anomaly.
- */
+/* A far site missing from the table gets 0, so its next patch is an anomaly. */
 static unsigned int site_slot(u32 flags, unsigned long ip)
 {
 	unsigned int slot = FIELD_GET(FTRACE_REC_TRAMP_EN, flags);
@@ -432,12 +381,8 @@ static unsigned int site_slot(u32 flags, unsigned long ip)
 }
 
 /*
- * The slot of the one ops that wants @ip, a site whose count is 1, as
- * ftrace_rec_recount() found it.  *@hint is the owner found last (NULL
- * at first), valid while the ops list does not change: sites of one ops
- * come in rows (every site, for a tracer with no filter), and an ops on
- * the list that wants a site of count 1 is its one ops, so a row costs a
- * walk of the ops list and then a lookup per site.
+ * The slot of the one ops that wants @ip (count 1).  *@hint caches the
+ * last owner: sites of one ops come in rows.
  */
 static unsigned int owner_slot(unsigned long ip, struct ftrace_ops **hint)
 {
@@ -454,7 +399,6 @@ static unsigned int owner_slot(unsigned long ip, struct ftrace_ops **hint)
 	return 0;
 }
 
-/* Note that @ip calls far slot @slot; 0 or -ENOMEM. */
 static int far_site_set(unsigned long ip, unsigned int slot)
 {
 	struct ftrace_func_entry *e;
@@ -468,7 +412,6 @@ static int far_site_set(unsigned long ip, unsigned int slot)
 	return 0;
 }
 
-/* What a site in state @flags calls, its trampoline being slot @slot's */
 static __always_inline unsigned long rec_target(u32 flags, unsigned long ip,
 						unsigned int slot)
 {
@@ -509,10 +452,7 @@ unsigned long ftrace_rec_target(u32 flags, unsigned long ip)
 	return rec_target(flags, ip, ftrace_rec_slot(flags, ip));
 }
 
-/*
- * Sites moving onto or off one trampoline come in a row (every site of
- * one ops, say): their count is changed once per row, not per site.
- */
+/* Per-trampoline site counts, batched over a row of sites on one slot. */
 struct slot_moves {
 	unsigned int	slot;
 	int		n;
@@ -528,21 +468,17 @@ static void slot_move(struct slot_moves *m, unsigned int slot, int delta)
 	m->n += delta;
 }
 
-/* The count of the last row goes in. */
 static void slot_moves_end(struct slot_moves *m)
 {
 	slot_move(m, 0, 0);
 }
 
-/*
- * A record's text is gone: its site is never patched again, so it no
- * longer holds its trampoline (counted in @off).
- */
+/* A record's text is gone: it no longer holds its trampoline. */
 static void rec_forget(struct dyn_ftrace *rec, unsigned long ip,
 		       struct slot_moves *off)
 {
 	if (!(rec->flags & FTRACE_REC_SITE))
-		return;		/* a NOP holds nothing */
+		return;
 	slot_move(off, site_slot(rec->flags, ip), -1);
 	if (FIELD_GET(FTRACE_REC_TRAMP_EN, rec->flags) == FTRACE_REC_SLOT_FAR)
 		ftrace_hash_remove(far_sites, ip);
@@ -550,9 +486,8 @@ static void rec_forget(struct dyn_ftrace *rec, unsigned long ip,
 }
 
 /*
- * The slot a site must call in state @want (0: none), with the far-site
- * table set for a far one (@hint: owner_slot()'s).  Without memory for
- * that, @want is changed to the shared trampoline's call.
+ * The slot a site must call in state @want.  Without memory for a far
+ * site's entry, @want falls back to the shared trampoline.
  */
 static unsigned int want_slot(u32 *want, unsigned long ip,
 			      struct ftrace_ops **hint)
@@ -568,16 +503,12 @@ static unsigned int want_slot(u32 *want, unsigned long ip,
 	return 0;
 }
 
-/* What one patch of the sites carries from site to site */
 struct patch_state {
 	struct slot_moves	on, off;
-	struct ftrace_ops	*hint;		/* owner_slot()'s */
+	struct ftrace_ops	*hint;
 };
 
-/*
- * Move the site of @rec at @ip to state @want; 0 or the arch's error.
- * Out of the loop over every record, which it would slow down.
- */
+/* Kept out of line so as not to slow down the loop over every record. */
 static noinline int patch_one(struct dyn_ftrace *rec, unsigned long ip, u32 want,
 			      struct patch_state *ps)
 {
@@ -602,11 +533,6 @@ static noinline int patch_one(struct dyn_ftrace *rec, unsigned long ip, u32 want
 	return 0;
 }
 
-/*
- * Patch every site whose instruction differs from what it should be;
- * @changes and @hint (from recount()) size the arch's batch and seed
- * owner_slot().
- */
 static int patch_sites(unsigned int changes, struct ftrace_ops *hint)
 {
 	struct patch_state ps = { .hint = hint };
@@ -622,12 +548,9 @@ static int patch_sites(unsigned int changes, struct ftrace_ops *hint)
 			continue;
 		for_each_group_rec(g, rec) {
 			/*
-			 * A freed record's text is gone: never written.
-			 * Wanted flags equal to the site's could hide a move
-			 * between two far slots, were a site's one ops to
-			 * hand it to another ops, both far, in one change; it
-			 * takes two (the site is shared or a NOP in between),
-			 * which the test kernels check (recount_check()).
+			 * A freed record's text is gone.  Equal flags could hide
+			 * a move between two far slots, but an ops hands a site
+			 * to another only via a shared or NOP state in between.
 			 */
 			want = ftrace_rec_wanted(rec->flags, ftrace_enabled);
 			if (want == (rec->flags & FTRACE_REC_SITE) ||
@@ -677,16 +600,12 @@ int ftrace_set_callback(ftrace_func_t func)
  * ftrace_shared_callback - what the shared trampolines call, and with which op
  * @list: the ops to serve: ftrace_ops_list (or a test's own list)
  * @enabled: kernel.ftrace_enabled
- * @opp: set to the op to publish in function_trace_op (ftrace_list_end
- *	 unless one ops is called directly)
+ * @opp: set to the op to publish in function_trace_op
  *
- * One ops in the kernel's data is called directly (or through its
- * wrapper).  One that can be freed goes through the list function, which
- * ignores function_trace_op: a task preempted between the trampoline's
- * loads of the op and of the callback (x86: the op, then the patched
- * call; arm64: the callback, then the op) may pair an op with another's
- * callback, and only an ops that is never freed may be that op.  An ops
- * of the SITES role is called by no trampoline and does not count.
+ * Only an ops that is never freed is called directly: a task preempted
+ * between the trampoline's loads of the op and of the callback may pair
+ * an op with another's callback.  A freeable ops goes through the list
+ * function, which ignores function_trace_op.
  *
  * Return: ftrace_stub, ftrace_ops_list_func, or one ops' function.
  */
@@ -716,8 +635,6 @@ ftrace_func_t ftrace_shared_callback(struct ftrace_ops *list, bool enabled,
 /**
  * ftrace_apply - bring every site and the callback in line with the ops
  *
- * Recounts every site: for a change that can alter any of them.
- *
  * Context: ftrace_lock held.
  * Return: 0, or -ENODEV if ftrace is (or just became) dead.
  */
@@ -730,14 +647,9 @@ int ftrace_apply(void)
 /**
  * ftrace_apply_touched - ftrace_apply(), recounting only the touched sites
  *
- * For a change to one ops whose filters were passed to
- * ftrace_touch_sites() (before and after): the count of no other site
- * can have changed.  Every site is still compared with what it should
- * hold, in one pass.
- *
- * The list function is always right, whatever the sites and
- * function_trace_op are, so it is installed while sites change and
- * replaced by a single ops' callback only once the sites are final.
+ * For a change to one ops whose filters, before and after, were passed to
+ * ftrace_touch_sites().  The list function, right whatever the sites hold,
+ * is installed while sites change; a single ops' callback only after.
  *
  * Context: ftrace_lock held.
  * Return: 0, or -ENODEV if ftrace is (or just became) dead.
@@ -780,12 +692,9 @@ int ftrace_apply_touched(void)
  * @ip: where
  * @err: the arch's error (-EFAULT: unreadable, -EINVAL: unexpected bytes)
  *
- * Warns once, marks ftrace dead so that every file and registration
- * refuses from now on, and points the shared and per-ops trampolines at
- * ftrace_stub so that no tracer's callback runs again; the ops that
- * change how the kernel runs (live patches, direct calls: see
- * ftrace_ops_outlives_death()) keep theirs.  Sites are not touched any
- * more: code that did not look as expected is better left alone.
+ * Marks ftrace dead and points the trampolines at ftrace_stub, except for
+ * ops that outlive death (live patches, direct calls).  Sites are never
+ * touched again: code that did not look as expected is better left alone.
  *
  * Context: ftrace_lock held.
  */
@@ -809,7 +718,7 @@ void ftrace_anomaly(const char *what, unsigned long ip, int err)
 	ftrace_tramps_stop();
 }
 
-/* Make a new group's sites NOPs; its text is not running yet. */
+/* Its text is not running yet. */
 static int init_group_sites(struct ftrace_group *g)
 {
 	struct dyn_ftrace *rec;
@@ -831,11 +740,7 @@ static int init_group_sites(struct ftrace_group *g)
 	return 0;
 }
 
-/*
- * Mark a record FREED with what a recount would give it (no ops wants it):
- * it is never recounted again, and a partial recount must not find a
- * stale count on it.
- */
+/* FREED, with the flags a recount would give, so none finds it stale. */
 static void rec_retire(struct dyn_ftrace *rec)
 {
 	struct ftrace_ops *only;
@@ -844,17 +749,11 @@ static void rec_retire(struct dyn_ftrace *rec)
 }
 
 /*
- * Retire the records of sites that are not at the start of a function: a
- * weak function the linker overrode keeps its body and its call site, but
- * not its symbol, so kallsyms names the site after the function before
- * it.  Listed, such a record would show that name twice; traced, it would
- * never fire.  Like freed text, it is never touched again.
- *
- * @syms, if not NULL, are the sorted addresses of @g's module's symbols
- * (ftrace_mod_sym_addrs()): the offsets then come from a merge instead
- * of a kallsyms lookup per site, the same offsets kallsyms would give.
- *
- * Return: how many were retired.
+ * Retire records not at the start of a function: the body of a weak
+ * function the linker overrode keeps its site but not its symbol, so such
+ * a record would be listed under the wrong name and never fire.
+ * @syms, if not NULL, are @g's module's sorted symbol addresses, merged
+ * instead of asking kallsyms per site.  Return: how many were retired.
  */
 static unsigned int retire_dead_sites(struct ftrace_group *g,
 				      const unsigned long *syms,
@@ -868,7 +767,6 @@ static unsigned int retire_dead_sites(struct ftrace_group *g,
 		unsigned long ip = ftrace_rec_ip(g, rec);
 
 		if (syms) {
-			/* Both sorted: syms[i - 1] is the symbol below @ip. */
 			while (i < nsyms && syms[i] <= ip)
 				i++;
 			off = i ? ip - syms[i - 1] : ULONG_MAX;
@@ -878,7 +776,6 @@ static unsigned int retire_dead_sites(struct ftrace_group *g,
 		if (!syms || recount_check_on) {
 			if (!kallsyms_lookup_size_offset(ip, &size, &koff))
 				koff = ULONG_MAX;
-			/* The test kernels check the merge against kallsyms. */
 			WARN_ONCE(syms && koff != off,
 				  "ftrace: %pS: offset %lu by sorted symbols, %lu by kallsyms\n",
 				  (void *)ip, off, koff);
@@ -904,10 +801,7 @@ static void publish_group(struct ftrace_group *g)
 	mutex_unlock(&ftrace_lock);
 }
 
-/*
- * The build's table may list another instruction of each site (arm64:
- * the first of its two NOPs); the arch's adjustment keeps the order.
- */
+/* arm64's table lists the first of each site's two NOPs. */
 static void __init_or_module adjust_ips(unsigned long *ips, unsigned long count)
 {
 	unsigned long i;
@@ -922,20 +816,14 @@ extern unsigned long __stop_mcount_loc[];
 /**
  * ftrace_init - build the records of vmlinux's call sites, make them NOPs
  *
- * Runs once in start_kernel(), on one CPU with interrupts off: sites are
- * written directly.  Where the build made them NOPs and dropped the dead
- * ones (FTRACE_SITES_READY_AT_BUILD), only the records are built; each
- * site is still compared with the NOP before it is first patched.
+ * Context: start_kernel(), one CPU, interrupts off: sites are written directly.
  */
 void __init ftrace_init(void)
 {
 	unsigned long count = __stop_mcount_loc - __start_mcount_loc;
 	char how[80] = "set up (NOPs, no dead sites: done at build time)";
 	struct ftrace_group *g;
-	/*
-	 * Both clocks: this early the scheduler clock may still be counting
-	 * jiffies, which do not move with interrupts off.
-	 */
+	/* This early the scheduler clock may still count stopped jiffies. */
 	cycles_t c0 = get_cycles();
 	u64 t0 = local_clock(), us;
 
@@ -982,9 +870,7 @@ static struct ftrace_group *mod_group(struct module *mod)
  * ftrace_module_init - records for a module being loaded
  * @mod: the module; its text is not executable yet
  *
- * The sites become NOPs here, and no recount counts them (the group is
- * not ready) until ftrace_module_enable() turns on those that current
- * filters want, before the module's init runs.
+ * The group is not ready, so no recount sees it until ftrace_module_enable().
  */
 void ftrace_module_init(struct module *mod)
 {
@@ -1024,9 +910,8 @@ void ftrace_module_enable(struct module *mod)
 	struct ftrace_group *g;
 
 	/*
-	 * Only now does kallsyms know the module (it is no longer UNFORMED).
-	 * Without memory for its sorted symbols, kallsyms is asked per site.
-	 * (Not under ftrace_lock: the copy may sleep.)
+	 * kallsyms knows the module only now.  Not under ftrace_lock: the
+	 * copy may sleep.
 	 */
 	if (mod->num_ftrace_callsites)
 		syms = ftrace_mod_sym_addrs(mod, &nsyms);
@@ -1042,9 +927,8 @@ void ftrace_module_enable(struct module *mod)
 	g = mod_group(mod);
 	if (!ftrace_dead && g) {
 		/*
-		 * Only the new sites: nothing else changed its count.  Until
-		 * now no recount saw them, so none was patched before its dead
-		 * sites were retired or the cached :mod: filters applied.
+		 * Only the new sites can change, and none was patched before
+		 * its dead sites were retired and :mod: filters applied.
 		 */
 		g->ready = true;
 		ftrace_touch_group(g);
@@ -1062,9 +946,8 @@ void ftrace_release_mod(struct module *mod)
 	struct ftrace_group *g;
 
 	/*
-	 * trace_types_lock first: the purge reaches every instance's ops;
-	 * and before it event_mutex, which event probes' ->free() needs.
-	 * Those run at ftrace_probes_unlock(), after ftrace_lock.
+	 * The purge reaches every instance's ops (trace_types_lock), and
+	 * event probes' ->free() needs event_mutex.
 	 */
 	mutex_lock(&event_mutex);
 	mutex_lock(&trace_types_lock);
@@ -1076,10 +959,8 @@ void ftrace_release_mod(struct module *mod)
 		struct dyn_ftrace *rec;
 
 		/*
-		 * Retired first, as free_range() does: the purge re-patches
-		 * the sites whose count it changes, and a record that still
-		 * counted would have its call, in text about to be freed,
-		 * checked against a NOP it forgot.
+		 * Retired first: the purge re-patches the sites it changes,
+		 * and must not check text about to be freed.
 		 */
 		for_each_group_rec(g, rec) {
 			rec_forget(rec, ftrace_rec_ip(g, rec), &off);
@@ -1111,10 +992,7 @@ static void free_range(struct ftrace_group *g, unsigned long start,
 
 	if (g->mod)
 		ftrace_save_init_syms(g, start, end);
-	/*
-	 * Freed first, so that the purge does not patch dying text.  Like
-	 * records that never existed, they leave the count users read.
-	 */
+	/* Freed first, so that the purge does not patch dying text. */
 	for_each_group_rec(g, rec) {
 		unsigned long ip = ftrace_rec_ip(g, rec);
 
