@@ -1,17 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftrace_ops: registration, the list function that serves several ops on
- * one site, and the wrappers that give an ops recursion protection, RCU
- * or pid filtering when it is called alone.
- *
- * An ops is never freed while a CPU may run in it: every call path below
- * runs with preemption disabled, so unregistering an ops that can be
- * freed (FTRACE_OPS_FL_DYNAMIC) waits for synchronize_rcu_tasks_rude(),
- * and for synchronize_rcu_tasks() as well: a task may have been preempted
- * in the trampoline before the callback.  An ops in the kernel image is
- * never freed, so, as upstream, its unregistration does not wait; what a
- * CPU still in its call may read (its hashes) is freed only after the
- * wait (ftrace_sync_unlinked()).
+ * ftrace_ops registration, the list function that serves several ops on
+ * one site, and the wrappers that give an ops called alone recursion
+ * protection or pid filtering.  See Documentation/trace/ftrace-core-design.rst.
  */
 #include <linux/kallsyms.h>
 #include <linux/rcupdate.h>
@@ -23,7 +14,6 @@
 #include "ftrace_internal.h"
 #include "ftrace_wants.h"
 
-/* What it covers, and the lock order: ftrace_internal.h. */
 DEFINE_MUTEX(ftrace_lock);
 
 struct ftrace_ops ftrace_list_end __read_mostly = {
@@ -33,7 +23,6 @@ struct ftrace_ops ftrace_list_end __read_mostly = {
 	.local_hash.regex_lock = __MUTEX_INITIALIZER(ftrace_list_end.local_hash.regex_lock),
 };
 
-/* The ops of the top-level trace array (set_ftrace_filter at the top). */
 struct ftrace_ops global_ops = {
 	.func		= ftrace_stub,
 	.local_hash.regex_lock = __MUTEX_INITIALIZER(global_ops.local_hash.regex_lock),
@@ -43,20 +32,16 @@ struct ftrace_ops global_ops = {
 
 struct ftrace_ops __rcu *ftrace_ops_list __read_mostly = &ftrace_list_end;
 
-/* What ftrace_caller passes as the third argument (see ftrace_apply()). */
+/* The third argument of ftrace_caller's callback (see ftrace_apply()). */
 struct ftrace_ops *function_trace_op __read_mostly = &ftrace_list_end;
 
-/* kernel.ftrace_enabled, and whether an anomaly stopped us for good */
 int ftrace_enabled __read_mostly = 1;
 int ftrace_last_enabled;
 int ftrace_dead __read_mostly;
 
 /**
  * ftrace_ops_init - set up an ops' hashes on first use
- * @ops: the ops
- *
- * An ops whose func_hash is set is set up: the static ones of the core
- * come with it, and any other gets it here, before a filter can be set.
+ * @ops: the ops; the core's static ops come with func_hash set
  */
 void ftrace_ops_init(struct ftrace_ops *ops)
 {
@@ -72,8 +57,7 @@ void ftrace_ops_init(struct ftrace_ops *ops)
  * @ip: the call site
  *
  * Context: preemption disabled, or ftrace_lock held.
- * Return: true if @ip is in the filter (or the filter is empty) and not
- * in the notrace hash.
+ * Return: true if @ip passes the filter and not the notrace hash.
  */
 bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip)
 {
@@ -81,12 +65,12 @@ bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip)
 }
 
 /**
- * ftrace_ops_test - whether an ops wants a call site (fgraph's name)
+ * ftrace_ops_test - ftrace_ops_wants() under the name fgraph uses
  * @ops: the ops
  * @ip: the call site
  * @regs: unused
  *
- * Return: 1 if it does, else 0.
+ * Return: 1 if @ops wants @ip, else 0.
  */
 int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs)
 {
@@ -106,12 +90,7 @@ bool ftrace_ops_registered(struct ftrace_ops *ops)
 	return ops->flags & FTRACE_OPS_FL_ENABLED;
 }
 
-/*
- * False when set_ftrace_pid says this CPU's current task is not traced.
- * Both callers hold a recursion bit, which disables preemption: the plain
- * per-CPU read spares arm64 a preemption count round trip per ops and
- * call, and DEBUG_PREEMPT checks that claim.
- */
+/* Callers hold a recursion bit, so preemption is disabled. */
 static __always_inline bool pid_ok(struct ftrace_ops *op)
 {
 	struct trace_array *tr = op->private;
@@ -122,10 +101,7 @@ static __always_inline bool pid_ok(struct ftrace_ops *op)
 		FTRACE_PID_IGNORE;
 }
 
-/*
- * The list walk of both list functions; @dead (a constant) keeps only
- * the ops that outlive an anomaly (ftrace_ops_outlives_death()).
- */
+/* @dead (a constant) keeps only the ops that outlive an anomaly. */
 static __always_inline void list_walk(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_regs *fregs, bool dead)
 {
@@ -154,9 +130,8 @@ static __always_inline void list_walk(unsigned long ip, unsigned long parent_ip,
  * @op: ignored; the list is walked instead
  * @fregs: the registers the trampoline saved
  *
- * Recursion through this function is cut by its own recursion bit, so
- * a callback that traces itself cannot loop.  The linker script names it
- * ftrace_ops_list_func too, which is what the rest of the core uses.
+ * Its own recursion bit keeps a callback that traces itself from looping.
+ * The linker script also names it ftrace_ops_list_func.
  */
 void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 			       struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -168,11 +143,8 @@ void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
  * ftrace_ops_outlives_death - does an ops keep running once ftrace is dead?
  * @ops: the ops
  *
- * After an anomaly function tracing stops, but not what changes how the
- * kernel runs: a live patch (IPMODIFY), an ops that cannot do without its
- * calls (PERMANENT) and direct calls (a BPF trampoline's programs may
- * enforce policy) keep their calls, as upstream's ftrace_kill() keeps
- * every callback.  Their sites are not touched any more either way.
+ * What changes how the kernel runs keeps its calls after an anomaly: live
+ * patches, PERMANENT ops and direct calls (BPF may enforce policy).
  *
  * Return: whether @ops is one of those.
  */
@@ -186,7 +158,7 @@ bool ftrace_ops_outlives_death(struct ftrace_ops *ops)
  * ftrace_ops_any_outlives_death - is an ops registered that outlives death?
  *
  * Context: ftrace_lock held.
- * Return: whether a registered ops is one ftrace_ops_outlives_death() keeps.
+ * Return: true if one is.
  */
 bool ftrace_ops_any_outlives_death(void)
 {
@@ -199,15 +171,11 @@ bool ftrace_ops_any_outlives_death(void)
 }
 
 /**
- * ftrace_ops_dead_list_func - the shared trampolines' callback once ftrace is dead
+ * ftrace_ops_dead_list_func - the list function for ops that outlive an anomaly
  * @ip: the call site
  * @parent_ip: the traced function's return address
  * @op: ignored; the list is walked instead
  * @fregs: the registers the trampoline saved
- *
- * The list function, for the ops that outlive an anomaly only.  It stays
- * right as they unregister: each is gone from the list before its owner
- * may free it.
  */
 void ftrace_ops_dead_list_func(unsigned long ip, unsigned long parent_ip,
 			       struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -216,11 +184,8 @@ void ftrace_ops_dead_list_func(unsigned long ip, unsigned long parent_ip,
 }
 
 /*
- * An ops called alone that needs help: recursion protection or pid
- * filtering.  An ops that can be freed needs none: a task
- * preempted in its callback is waited for by synchronize_rcu_tasks()
- * when it unregisters, and wrapping it would show one preemption level
- * too many in every trace line its callback writes.
+ * A freeable ops needs no RCU wrapper: unregistering waits for
+ * synchronize_rcu_tasks() instead.
  */
 static void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
 				   struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -235,7 +200,6 @@ static void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
-/* Does any trace array's pid filter apply to this ops? */
 static bool ops_pid_filtered(struct ftrace_ops *ops)
 {
 	struct trace_array *tr = ops->private;
@@ -249,7 +213,6 @@ static bool ops_pid_filtered(struct ftrace_ops *ops)
 /**
  * ftrace_ops_get_func - what the trampoline should call for one ops
  * @ops: the ops
- *
  * Return: the ops' own callback, or a wrapper if it needs one.
  */
 ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops)
@@ -259,10 +222,7 @@ ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops)
 	return ftrace_ops_callback(ops);
 }
 
-/*
- * Refuse an IPMODIFY ops whose sites another IPMODIFY ops owns: two
- * handlers rewriting the return address of one call cannot both win.
- */
+/* Two handlers rewriting the return address of one call cannot both win. */
 static int ipmodify_check(struct ftrace_ops *ops)
 {
 	if (!(ops->flags & FTRACE_OPS_FL_IPMODIFY))
@@ -272,7 +232,6 @@ static int ipmodify_check(struct ftrace_ops *ops)
 				     rcu_dereference_protected(ops->func_hash->notrace_hash, 1));
 }
 
-/* Mark the sites whose count adding or removing @ops can change. */
 static void touch_ops_sites(struct ftrace_ops *ops)
 {
 	if (!ops->func_hash)
@@ -281,18 +240,11 @@ static void touch_ops_sites(struct ftrace_ops *ops)
 		ftrace_touch_sites(rcu_dereference_protected(ops->func_hash->filter_hash, 1));
 }
 
-/*
- * A static ops has been taken off the list since the last wait: a CPU may
- * still be in its call, reading its hashes.
- */
+/* A static ops was unlinked without a wait: a CPU may still read its hashes. */
 static bool unlinked_unsynced;
 
 /**
- * ftrace_sync_unlinked - wait for the calls of unlinked static ops
- *
- * Whoever frees what the call path reads of an unregistered ops (its
- * hashes) calls this first: a static ops' unregistration did not wait.
- *
+ * ftrace_sync_unlinked - call before freeing the hashes of an unregistered ops
  * Context: ftrace_lock held.
  */
 void ftrace_sync_unlinked(void)
@@ -304,10 +256,7 @@ void ftrace_sync_unlinked(void)
 	unlinked_unsynced = false;
 }
 
-/*
- * Take a registered ops off the list and re-patch without it; if it can
- * be freed, wait until no CPU can still be running it.
- */
+/* A freeable ops is not returned until no CPU can still be running it. */
 static int ops_unlink(struct ftrace_ops *ops)
 {
 	struct ftrace_ops __rcu **p;
@@ -326,26 +275,18 @@ static int ops_unlink(struct ftrace_ops *ops)
 		touch_ops_sites(ops);
 		ftrace_apply_touched();
 	}
-	/* No site calls its trampoline now; its memory goes after a wait. */
 	ftrace_tramp_put(ops, ops->flags & FTRACE_OPS_FL_DYNAMIC);
 
 	/*
-	 * Nobody may still be in the list walk or a wrapper with an ops
-	 * that its owner may free once this returns.  A static ops is not
-	 * freed: not waiting for it makes switching the function tracer off
-	 * (global_ops) cost what it costs upstream, where the wait was most
-	 * of it.
+	 * A static ops is never freed, so its unlink does not wait;
+	 * ftrace_sync_unlinked() covers its hashes.
 	 */
 	if (ops->flags & FTRACE_OPS_FL_DYNAMIC) {
 		synchronize_rcu_tasks_rude();
 		unlinked_unsynced = false;
 		if (IS_ENABLED(CONFIG_PREEMPTION))
 			synchronize_rcu_tasks();
-		/*
-		 * The same wait covers its trampoline: freeing it here spares
-		 * the work item grace periods of its own, which would run
-		 * beside the next unregistration's.
-		 */
+		/* The same wait covers its trampoline: free it now. */
 		if (ftrace_tramps_reap())
 			ftrace_ops_adopt_slots();
 	} else {
@@ -357,14 +298,8 @@ static int ops_unlink(struct ftrace_ops *ops)
 /**
  * ftrace_ops_adopt_slots - give freed trampoline slots to ops without one
  *
- * An ops that registered while every slot was taken, or without memory
- * for a trampoline, runs through the shared trampolines (and the list
- * function while other ops are registered).  Once trampolines have been
- * freed, such ops take the free slots, newest first, and their sites
- * move to their own trampolines: an ops does not stay on the slow path
- * for as long as it lives because others held every slot when it came.
- * If this fails (no memory for a trampoline now), the ops stays as it
- * was, and tries again at the next free.
+ * An ops that registered while no slot was free should not stay on the
+ * shared trampolines' slow path for its lifetime.
  *
  * Context: ftrace_lock held, after ftrace_tramps_reap() freed something.
  */
@@ -398,9 +333,8 @@ void ftrace_ops_adopt_slots(void)
  * @command: unused; kept for fgraph's calls
  *
  * Context: ftrace_lock held.
- * Return: 0, -ENODEV once ftrace is dead, -EBUSY if already registered,
- * on an IPMODIFY conflict, or for a PERMANENT ops while kernel.ftrace_enabled
- * is 0, -EINVAL for a malformed ops.
+ * Return: 0, -ENODEV once ftrace is dead, -EBUSY (already registered,
+ * IPMODIFY conflict, PERMANENT while ftrace_enabled is 0), or -EINVAL.
  */
 int ftrace_startup(struct ftrace_ops *ops, int command)
 {
@@ -418,15 +352,13 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	if (ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)
 		ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
 	/*
-	 * Where every trampoline returns to the ip its callback set (an arch
-	 * with ftrace_regs), an IPMODIFY ops needs no pt_regs: livepatch
-	 * asks for none there.  Elsewhere only the regs path honours it.
+	 * With ftrace_regs every trampoline returns to the ip the callback
+	 * set, so an IPMODIFY ops needs no pt_regs; elsewhere it does.
 	 */
 	if ((ops->flags & FTRACE_OPS_FL_IPMODIFY) &&
 	    !IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS) &&
 	    !(ops->flags & FTRACE_OPS_FL_SAVE_REGS))
 		return -EINVAL;
-	/* A PERMANENT ops cannot do without its calls: not while they are off. */
 	if (!ftrace_enabled && (ops->flags & FTRACE_OPS_FL_PERMANENT))
 		return -EBUSY;
 	ret = ipmodify_check(ops);
@@ -438,7 +370,7 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	if (ret)
 		return ret;
 
-	/* Clients read it back to recognise their ops (unregister_fprobe()). */
+	/* Clients recognise their ops by it (unregister_fprobe()). */
 	ops->saved_func = ops->func;
 	ops->flags |= FTRACE_OPS_FL_ENABLED;
 	ftrace_tramp_get(ops);
@@ -447,9 +379,8 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	touch_ops_sites(ops);
 	ret = ftrace_apply_touched();
 	/*
-	 * Patching failed and ftrace is dead now: the caller sees an error
-	 * and will not unregister, so the ops must not stay on the list
-	 * for its owner to free under it.
+	 * Patching failed: the caller will not unregister, so the ops must
+	 * not stay on the list for its owner to free.
 	 */
 	if (ret)
 		ops_unlink(ops);
@@ -458,8 +389,7 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 
 /**
  * ftrace_shutdown - unregister an ops
- * @ops: the ops; if it can be freed (not in the kernel image), no CPU
- *	runs it when this returns
+ * @ops: the ops; if freeable, no CPU runs it when this returns
  * @command: unused; kept for fgraph's calls
  *
  * Context: ftrace_lock held.
@@ -473,7 +403,6 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
 	return ops_unlink(ops);
 }
 
-/* The exported entry points are the locked forms of the core's. */
 static int ops_locked(int (*fn)(struct ftrace_ops *ops, int command),
 		      struct ftrace_ops *ops)
 {
@@ -489,12 +418,10 @@ static int ops_locked(int (*fn)(struct ftrace_ops *ops, int command),
  * register_ftrace_function - start calling an ops on the sites it wants
  * @ops: the ops; its filter may be set before or after
  *
- * An IPMODIFY ops (livepatch) that shares sites with direct ops (BPF
- * trampolines) is announced to them first, so that they can rebuild for
- * sharing (see enum ftrace_ops_cmd).
+ * Direct ops sharing sites with an IPMODIFY @ops are told first, so that
+ * they can rebuild for sharing (enum ftrace_ops_cmd).
  *
- * Return: 0, or a negative errno (see ftrace_startup() and
- * ftrace_direct_tell_peers()).
+ * Return: 0, or a negative errno.
  */
 int register_ftrace_function(struct ftrace_ops *ops)
 {
@@ -516,9 +443,8 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  * unregister_ftrace_function - stop calling an ops
  * @ops: the ops
  *
- * When this returns, no CPU is running @ops->func through ftrace if @ops
- * can be freed (an ops outside the kernel image).  A CPU may still be
- * finishing a call of an ops in the image, as upstream allows.
+ * A CPU may still be finishing a call of an ops in the kernel image; a
+ * freeable @ops is not running when this returns.
  *
  * Return: 0, or -EINVAL if @ops was not registered.
  */
@@ -535,11 +461,7 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_function);
 
-/*
- * Whether hashes are in use on the call path: the graph ops shares
- * global_ops' hashes, so the top-level filter drives the graph tracer's
- * sites even while the function tracer (global_ops) is off.
- */
+/* The graph ops shares global_ops' hashes, live while global_ops is off. */
 static bool hashes_live(struct ftrace_ops_hash *h)
 {
 	struct ftrace_ops *op;
@@ -553,23 +475,13 @@ static bool hashes_live(struct ftrace_ops_hash *h)
 	return false;
 }
 
-/*
- * What an ops keeps for a new hash: nothing for an empty one (an empty
- * hash and none mean the same, and ops start with none), so that an ops
- * freed without ftrace_free_filter() leaks nothing: livepatch removes its
- * last function with ftrace_set_filter_ip(..., remove, ...) and kfree()s
- * the ops (kmemleak found the empty hashes left behind).
- */
+/* Keep none for an empty hash: an ops freed without ftrace_free_filter() leaks nothing. */
 static struct ftrace_hash *hash_kept(struct ftrace_hash *hash)
 {
 	return ftrace_hash_empty(hash) ? NULL : hash;
 }
 
-/*
- * Free the hash @new replaced, and @new itself if it is empty (hash_kept()
- * put NULL in its place).  A live ops' old hash goes after a grace period
- * nobody waits for (see ftrace_hash_free_rude()); an unused one's at once.
- */
+/* A live ops' old hash goes after a grace period nobody waits for. */
 static void hash_replaced(struct ftrace_hash *old, struct ftrace_hash *new,
 			  bool live)
 {
@@ -587,10 +499,9 @@ static void hash_replaced(struct ftrace_hash *old, struct ftrace_hash *new,
  * @filter: the new filter hash, or NULL to keep the current one
  * @notr: the new notrace hash, or NULL to keep the current one
  *
- * Takes ownership of the new hashes whatever the result: an empty one is
- * freed and the ops keeps none.  If a registered ops uses these hashes
- * (@ops or one sharing them), sites are re-patched; the old hashes are
- * freed once no CPU can be reading them.
+ * Takes ownership of the new hashes whatever the result.  Sites are
+ * re-patched if a registered ops uses these hashes; the old ones are freed
+ * once no CPU can be reading them.
  *
  * Context: ftrace_lock held.
  * Return: 0, -EBUSY on an IPMODIFY conflict, -EINVAL for a filter a
@@ -624,7 +535,6 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 		return ret;
 	}
 
-	/* Only the sites of the old and the new filter can change. */
 	if (live) {
 		ftrace_touch_sites(old_filter);
 		if (filter)
@@ -639,7 +549,7 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 		if (!ftrace_dead)
 			ret = ftrace_apply_touched();
 	} else {
-		/* Unregistered: but a CPU may still read the old hashes. */
+		/* Unregistered, but a CPU may still read the old hashes. */
 		ftrace_sync_unlinked();
 	}
 	if (filter)
@@ -656,14 +566,11 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
  * @start: first address
  * @end: end of the range (exclusive)
  *
- * What a purge of [@start, @end) must take out of @hash: the ops purge
- * below removes them from a copy, the filter commands' purge hands them
- * to their probe's removal.  Without memory the result holds what was
- * found until then, so that a purge still takes out what it can.
+ * Without memory the result holds what was found so far, so that a purge
+ * still takes out what it can.
  *
  * Context: ftrace_lock held.
- * Return: a new hash of those addresses, or NULL if none was found (or
- * there was no memory for the first).
+ * Return: a new hash of those addresses, or NULL if none.
  */
 struct ftrace_hash *ftrace_group_hits(struct ftrace_hash *hash,
 				      struct ftrace_group *g,
@@ -698,15 +605,13 @@ struct ftrace_hash *ftrace_group_hits(struct ftrace_hash *hash,
  * @g: the group
  * @start: first address
  * @end: end of the range (exclusive)
- * @filter: @hash selects functions (a filter, not a notrace hash)
+ * @filter: @hash is a filter, not a notrace hash
  *
- * A filter emptied this way must not turn into "trace everything": the
- * copy of one is then marked as a filter with nothing in it, as a
- * filter whose ``:mod:`` entries matched nothing is.
+ * A filter emptied this way must not turn into "trace everything", so it
+ * is marked as a filter with nothing in it.
  *
  * Context: ftrace_lock held.
- * Return: a new hash, a copy of @hash without them, or NULL if @hash had
- * none of them (or there was no memory: the purge is skipped).
+ * Return: the copy, or NULL if @hash had none of them (or no memory).
  */
 struct ftrace_hash *ftrace_hash_purged(struct ftrace_hash *hash,
 				       struct ftrace_group *g,
@@ -751,14 +656,9 @@ static void purge_ops(struct ftrace_ops *ops, struct ftrace_group *g,
  * @start: first address
  * @end: end of the range (exclusive)
  *
- * Drops their addresses from the hashes of registered ops, of every
- * trace array's filter files and of the graph filter files (which stock
- * leaves behind), so that text loaded there later is not
- * traced by an old filter.  An instance keeps its files' hashes in its
- * ops while its function tracer is off, unregistered: purged as well.
- * (Purging an ops twice finds nothing the second time.)  The probes of
- * filter commands give back their per-function data as well, and the
- * sites' direct functions are forgotten.
+ * Drops the addresses from every hash that may hold them (registered ops,
+ * instances' unregistered ops, graph filters, filter commands, direct
+ * calls), so that text loaded there later is not traced by an old filter.
  *
  * Context: event_mutex, trace_types_lock, ftrace_probes_lock() and
  * ftrace_lock held.
@@ -771,7 +671,7 @@ void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 
 	lockdep_assert_held(&trace_types_lock);
 	ftrace_assert_locked();
-	/* First: the ops walk below would drop their addresses, not data. */
+	/* Before the ops walk, which would drop only their addresses. */
 	list_for_each_entry(tr, &ftrace_trace_arrays, list)
 		ftrace_probes_purge(tr, g, start, end);
 	ftrace_direct_purge(g, start, end);
@@ -779,7 +679,6 @@ void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 	     op != &ftrace_list_end;
 	     op = rcu_dereference_protected(op->next, 1))
 		purge_ops(op, g, start, end);
-	/* The top level's tr->ops is global_ops. */
 	list_for_each_entry(tr, &ftrace_trace_arrays, list)
 		if (tr->ops && !ftrace_ops_registered(tr->ops))
 			purge_ops(tr->ops, g, start, end);
