@@ -1,50 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-ops trampolines.
- *
- * A site that exactly one ops wants can call that ops' own trampoline: a
- * copy of the shared one that passes the ops and calls its callback
- * directly.  Such a site skips the list function even while other ops
- * are registered on other sites.  The arch builds and frees trampolines;
- * this file keeps them in a table of FTRACE_TRAMP_SLOTS slots.  A record
- * stores slot numbers in its flags, seven bits for the trampoline its one
- * ops has and seven for the one the site calls now, so records stay
- * 8 bytes; the slots past what seven bits name are all one value there
- * ("far", ftrace_update.c), and a far slot's trampoline is as fast as any
- * other.  A slot's bookkeeping is allocated the first time the slot is
- * taken and kept for reuse, so the table costs a pointer per slot until
- * that many ops are registered at once.  An ops that finds no free slot
- * (the 1024th at once) has no trampoline for the time being: its sites
- * call the shared trampolines and the list function, as every ops' would
- * without this file, until a slot is freed and it is given that one
- * (ftrace_ops_adopt_slots()).
- *
- * Lifetime: an ops takes a slot when it registers and lets go of it once
- * unregistering has moved every site off it.  The slot is reused, and
- * the arch frees what it built, only after synchronize_rcu_tasks() (a
- * task may have been preempted inside the trampoline) and
- * synchronize_rcu_tasks_rude() (idle and offline paths, and the lockless
- * lookups below).  An ops that may be freed waits for both as it
- * unregisters anyway, and its trampoline goes right after that wait; a
- * static ops' unregistration does not wait, so its trampoline goes later,
- * from a work item that waits for them itself.  Meanwhile it calls
- * ftrace_stub, never the ops that let go of it.
- * The wait covers every kind of trampoline: an arch whose sites name
- * their slot by number (arm64) must not see the number reused under a
- * CPU that read it just before its site moved.  A trampoline that sites
- * still call because ftrace died on the way is kept for good, calling
- * ftrace_stub.
- *
- * What the arch builds is code in module memory, named in kallsyms and
- * announced to perf (a size), or has no code of its own (size 0: x86's
- * ftrace_graph_caller, arm64's slot entries).
- *
- * Lookups by address (the ORC unwinder, core_kernel_text(), kallsyms) run
- * locklessly in any context.  They see a slot only while its address is
- * published, and are told about it through a private copy of the ops'
- * flags and addresses, which lives as long as the slot.  perf is told
- * too (PERF_RECORD_KSYMBOL, as for BPF programs), so that a profile names
- * samples that land in a trampoline after it is gone.
+ * Per-ops trampolines: a site that exactly one ops wants calls that ops'
+ * own copy of the shared trampoline, skipping the list function.  An ops
+ * without a free slot uses the shared trampolines until one is freed.
+ * A slot is reused only after synchronize_rcu_tasks() and
+ * synchronize_rcu_tasks_rude(): a task may be preempted inside it, and
+ * address lookups are lockless.  See Documentation/trace/ftrace-core-design.rst.
  */
 #include <linux/kallsyms.h>
 #include <linux/module.h>
@@ -62,29 +23,25 @@ struct ftrace_tramp {
 	ftrace_func_t		func;		/* what it calls now */
 	struct ftrace_ops	*ops;		/* owner; NULL once let go */
 	unsigned int		sites;		/* sites calling it now */
-	bool			reaping;	/* its grace periods have begun */
-	unsigned int		slot;		/* its number, fixed */
+	bool			reaping;
+	unsigned int		slot;
 	struct ftrace_ops	desc;		/* what the unwinder is told */
 };
 
-/* The name kallsyms and perf give every trampoline, as upstream does. */
+/* The name kallsyms and perf give every trampoline. */
 #define TRAMP_SYM	"ftrace_trampoline"
 
 /*
- * Slot 0 is never used: a zero slot number in a record means "none".
- * Entries 1..tramps_hi have been allocated; lockless lookups walk only
- * those.  Neither an entry nor tramps_hi ever goes back.
+ * Slot 0 means "none" in a record.  Entries 1..tramps_hi are allocated;
+ * neither an entry nor tramps_hi ever goes back, so lockless walks are safe.
  */
 static struct ftrace_tramp *tramps[FTRACE_TRAMP_SLOTS + 1];
 static unsigned int tramps_hi;
 
 /*
- * Every trampoline with code of its own that was ever published lies in
- * [tramps_lo, tramps_end); the span only grows.  Most lookups are for
- * addresses no trampoline holds: every stack trace that ends in user mode
- * (KASAN's and kmemleak's on each allocation, lockdep's, perf's
- * callchains) asks kernel_text_address() about the user address last, so
- * they are turned away here without walking the slots.
+ * Every trampoline with code ever published lies in [tramps_lo, tramps_end),
+ * which only grows.  Most lookups are for user addresses at the end of
+ * stack traces: turn them away without walking the slots.
  */
 static unsigned long tramps_lo = ULONG_MAX;
 static unsigned long tramps_end;
@@ -92,26 +49,18 @@ static unsigned long tramps_end;
 static void reap_work_fn(struct work_struct *work);
 static DECLARE_WORK(reap_work, reap_work_fn);
 
-/* The entry after slot *@i among those allocated so far, or NULL. */
 static inline struct ftrace_tramp *tramp_next(unsigned int *i)
 {
-	/*
-	 * Pairs with the release in tramp_free_slot(): a lockless walk that
-	 * sees a bound sees every entry below it.
-	 */
+	/* Pairs with tramp_free_slot(): a walk sees every entry below the bound. */
 	if (++*i > smp_load_acquire(&tramps_hi))
 		return NULL;
 	return tramps[*i];
 }
 
-/* Every slot allocated so far; under ftrace_lock, or lockless. */
 #define for_each_tramp(t)						\
 	for (unsigned int __slot = 0; (t = tramp_next(&__slot)); )
 
-/*
- * The first free slot, allocating it if need be; ERR_PTR(-ENOSPC) if
- * every slot is taken, ERR_PTR(-ENOMEM).
- */
+/* The first free slot, allocating it if need be; or ERR_PTR(-ENOSPC/-ENOMEM). */
 static struct ftrace_tramp *tramp_free_slot(void)
 {
 	struct ftrace_tramp *t;
@@ -129,7 +78,6 @@ static struct ftrace_tramp *tramp_free_slot(void)
 		return ERR_PTR(-ENOMEM);
 	t->slot = tramps_hi + 1;
 	tramps[t->slot] = t;
-	/* A lockless walk that sees the new bound sees the entry. */
 	smp_store_release(&tramps_hi, t->slot);
 	return t;
 }
@@ -138,13 +86,10 @@ static struct ftrace_tramp *tramp_free_slot(void)
  * ftrace_tramp_get - give an ops a trampoline of its own
  * @ops: the ops, about to go on the list or on it without a trampoline
  *
- * Without a free slot or memory the ops goes without: its sites call the
- * shared trampolines.
+ * Without a free slot or memory the ops' sites call the shared trampolines.
  *
  * Context: ftrace_lock held.
- * Return: 0 if @ops has a trampoline now or needs none, -ENOSPC if every
- * slot is taken, -ENOMEM if the slot or the arch's code could not be
- * allocated.
+ * Return: 0 if @ops has a trampoline now or needs none, -ENOSPC or -ENOMEM.
  */
 int ftrace_tramp_get(struct ftrace_ops *ops)
 {
@@ -153,7 +98,6 @@ int ftrace_tramp_get(struct ftrace_ops *ops)
 	struct ftrace_tramp *t;
 
 	ftrace_assert_locked();
-	/* The direct-call ops' sites call their own functions. */
 	if (ops->tramp_slot || ops->role == FTRACE_ROLE_SITES || ops->role == FTRACE_ROLE_DIRECT)
 		return 0;
 	t = tramp_free_slot();
@@ -174,10 +118,8 @@ int ftrace_tramp_get(struct ftrace_ops *ops)
 	t->desc.trampoline = addr;
 	t->desc.trampoline_size = size;
 	/*
-	 * The span covers the code before a lookup can find the slot.  A
-	 * lookup that saw the old span cannot be unwinding this code: it
-	 * runs only once sites are patched to call it, and patching
-	 * synchronizes every CPU after this.
+	 * A lookup that saw the old span cannot be unwinding this code: no
+	 * site calls it until patching has synchronized every CPU.
 	 */
 	if (size) {
 		WRITE_ONCE(tramps_lo, min(tramps_lo, addr));
@@ -195,7 +137,6 @@ int ftrace_tramp_get(struct ftrace_ops *ops)
 	return 0;
 }
 
-/* Point @t's call at @func; 0 or the arch's error. */
 static int tramp_set(struct ftrace_tramp *t, ftrace_func_t func)
 {
 	bool regs = t->desc.flags & FTRACE_OPS_FL_SAVE_REGS;
@@ -209,10 +150,7 @@ static int tramp_set(struct ftrace_tramp *t, ftrace_func_t func)
 	return ret;
 }
 
-/*
- * Lookups stop finding @t; its memory goes after the grace periods: the
- * caller's (@waits), or the work item's.
- */
+/* Memory goes after the grace periods: the caller's (@waits) or the work item's. */
 static void tramp_release(struct ftrace_tramp *t, bool waits)
 {
 	t->ops = NULL;
@@ -226,7 +164,6 @@ static void tramp_release(struct ftrace_tramp *t, bool waits)
 		schedule_work(&reap_work);
 }
 
-/* Free a released slot's code; the slot can be taken again. */
 static void tramp_free(struct ftrace_tramp *t)
 {
 	ftrace_arch_tramp_free(t->mem);
@@ -235,17 +172,10 @@ static void tramp_free(struct ftrace_tramp *t)
 }
 
 /*
- * From now on @t, which no site calls, calls ftrace_stub.  A task
- * preempted inside it before it loaded the callback resumes whenever the
- * scheduler lets it, possibly long after the ops was unregistered; it
- * must not call the ops then: a static ops' tracer may be on again by
- * that time, with another filter, and would record a function it does
- * not trace (the boot self-test's "filter did not filter", which one
- * arm64 boot in 93 failed; this is one reading of it).  Never inside a
- * batch: x86 patches the call under text_mutex, which a batch holds.
- * Dead, its sites call it for good: only the trampoline of an ops that
- * outlived the anomaly still calls its callback (ftrace_tramps_stop()),
- * and that ops' owner may free it once this unregistration returns.
+ * A task preempted inside @t before loading the callback may resume long
+ * after unregistration; it must not call the ops then, whose tracer may
+ * be back on with another filter.  Never inside a batch: x86 patches the
+ * call under text_mutex, which a batch holds.
  */
 static void tramp_stop(struct ftrace_tramp *t)
 {
@@ -286,14 +216,10 @@ void ftrace_tramp_put(struct ftrace_ops *ops, bool waits)
 /**
  * ftrace_tramps_reap - free every trampoline let go of so far
  *
- * Also frees those the work item is waiting for: the caller's grace
- * periods began after they were let go too.
- *
  * Context: ftrace_lock held since the last ftrace_tramp_put(), then
  * synchronize_rcu_tasks_rude() and, with CONFIG_PREEMPTION,
- * synchronize_rcu_tasks() (without it no task is preempted inside a
- * trampoline).
- * Return: how many were freed (their slots are free now).
+ * synchronize_rcu_tasks().
+ * Return: how many were freed.
  */
 unsigned int ftrace_tramps_reap(void)
 {
@@ -315,7 +241,6 @@ static void reap_work_fn(struct work_struct *work)
 	bool again = false, freed = false;
 	struct ftrace_tramp *t;
 
-	/* Only slots released before the grace periods begin are freed. */
 	mutex_lock(&ftrace_lock);
 	for_each_tramp(t)
 		if (t->mem && !t->addr)
@@ -344,10 +269,8 @@ static void reap_work_fn(struct work_struct *work)
 /**
  * ftrace_tramps_refresh - make each trampoline call what its ops needs now
  *
- * An ops' callback can change while it is registered (a pid filter set
- * on its trace array wraps it).  A trampoline whose call cannot change
- * (-EOPNOTSUPP from the arch: x86's ftrace_graph_caller) is given up: its
- * ops' sites use the shared trampolines.
+ * An ops' callback can change while registered (a pid filter wraps it).
+ * A trampoline whose call cannot change is given up.
  *
  * Context: ftrace_lock held, before the sites are recounted.
  * Return: 0, or the arch's error (after ftrace_anomaly()).
@@ -367,7 +290,6 @@ int ftrace_tramps_refresh(void)
 			continue;
 		ret = tramp_set(t, func);
 		if (ret == -EOPNOTSUPP) {
-			/* Its sites go back to the shared trampolines. */
 			ftrace_tramp_put(t->ops, false);
 			ftrace_touch_all();
 			continue;
@@ -383,11 +305,7 @@ int ftrace_tramps_refresh(void)
 /**
  * ftrace_tramps_stop - point every tracer's trampoline at ftrace_stub
  *
- * Called once, when ftrace dies.  The trampoline of an ops that outlives
- * it (ftrace_ops_outlives_death()) keeps calling until that ops
- * unregisters.  A trampoline that cannot be changed (a fixed one, or one
- * whose call no longer reads as expected: the anomaly was reported
- * already) is left as it is.
+ * Called once, when ftrace dies; ops that outlive it keep their calls.
  *
  * Context: ftrace_lock held.
  */
@@ -406,8 +324,7 @@ void ftrace_tramps_stop(void)
 
 /**
  * ftrace_tramp_addr - the address of slot @slot's trampoline
- * @slot: a slot number, 1..FTRACE_TRAMP_SLOTS (a record's far value is
- *	not one: ftrace_rec_slot() gives the number)
+ * @slot: 1..FTRACE_TRAMP_SLOTS (ftrace_rec_slot() resolves a far value)
  *
  * Context: ftrace_lock held.
  * Return: its address, also while it is being let go; 0 for a free slot.
@@ -420,10 +337,10 @@ unsigned long ftrace_tramp_addr(unsigned int slot)
 
 /**
  * ftrace_tramp_func - what slot @slot's trampoline calls
- * @slot: a slot number, 1..FTRACE_TRAMP_SLOTS
+ * @slot: 1..FTRACE_TRAMP_SLOTS
  *
  * Context: ftrace_lock held.
- * Return: the callback.
+ * Return: the callback, possibly a wrapper of the ops' own.
  */
 ftrace_func_t ftrace_tramp_func(unsigned int slot)
 {
@@ -433,10 +350,7 @@ ftrace_func_t ftrace_tramp_func(unsigned int slot)
 
 /**
  * ftrace_tramp_ops_func - the callback of slot @slot's ops
- * @slot: a slot number, 1..FTRACE_TRAMP_SLOTS
- *
- * What the ops asked to be called; the trampoline may call it through a
- * wrapper (ftrace_tramp_func()).
+ * @slot: 1..FTRACE_TRAMP_SLOTS
  *
  * Context: ftrace_lock held.
  * Return: the ops' callback, or NULL once the ops let go of the slot.
@@ -451,9 +365,6 @@ ftrace_func_t ftrace_tramp_ops_func(unsigned int slot)
  * ftrace_tramp_sites - count sites moving onto or off a trampoline
  * @slot: its slot; 0 (no trampoline) is ignored
  * @delta: how many sites moved onto it (negative: off it)
- *
- * A trampoline whose ops let go while ftrace was dead is released when
- * its last site leaves it.
  *
  * Context: ftrace_lock held.
  */
@@ -470,7 +381,6 @@ void ftrace_tramp_sites(unsigned int slot, int delta)
 		tramp_release(t, false);
 }
 
-/* The dynamic trampoline holding @addr, or NULL; lockless. */
 static struct ftrace_tramp *tramp_find(unsigned long addr)
 {
 	struct ftrace_tramp *t;
@@ -491,11 +401,8 @@ static struct ftrace_tramp *tramp_find(unsigned long addr)
  * ftrace_ops_trampoline - describe the dynamic trampoline holding @addr
  * @addr: a text address
  *
- * The ORC unwinder maps an address in a trampoline to the same offset in
- * the code it was copied from (ftrace_caller, or ftrace_regs_caller with
- * FTRACE_OPS_FL_SAVE_REGS).  What it gets is the core's description of
- * the trampoline, with the owner's flags and addresses, valid for as long
- * as the trampoline exists, whether or not the owner still does.
+ * For the ORC unwinder: a copy of the owner's flags and addresses that
+ * lives as long as the trampoline, whether or not the owner does.
  *
  * Context: any; lockless.
  * Return: the description, or NULL if @addr is in no dynamic trampoline.
@@ -527,7 +434,7 @@ bool is_ftrace_trampoline(unsigned long addr)
  * @size: gets the trampoline's size (may be NULL)
  * @off: gets @addr's offset in it (may be NULL)
  * @modname: gets "__builtin__ftrace" (may be NULL)
- * @sym: KSYM_NAME_LEN bytes for the name, "ftrace_trampoline"
+ * @sym: KSYM_NAME_LEN bytes for the name
  *
  * Context: any; lockless.
  * Return: @sym, or NULL if @addr is in no dynamic trampoline.
@@ -553,8 +460,8 @@ const char *ftrace_tramp_lookup(unsigned long addr, unsigned long *size,
  * @symnum: which one, from 0
  * @value: gets its address
  * @type: gets 't'
- * @name: KSYM_NAME_LEN bytes for "ftrace_trampoline"
- * @module_name: MODULE_NAME_LEN bytes for "__builtin__ftrace"
+ * @name: KSYM_NAME_LEN bytes for the name
+ * @module_name: MODULE_NAME_LEN bytes for the module name
  *
  * Context: any; lockless.
  * Return: 0, or -ERANGE past the last one.
@@ -565,7 +472,6 @@ int ftrace_tramp_kallsym(unsigned int symnum, unsigned long *value,
 	struct ftrace_tramp *t;
 
 	for_each_tramp(t) {
-		/* Pairs with ftrace_tramp_get(): the slot is filled in. */
 		unsigned long start = smp_load_acquire(&t->addr);
 
 		if (!start || !t->size)
