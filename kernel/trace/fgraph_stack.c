@@ -1,16 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The graph core's return stack: what a hooked call remembers until it
- * returns, per task.
- *
- * current->curr_ret_stack counts the live entries of current->ret_stack
- * (0 = empty).  Only the task itself pushes and pops, from the traced
- * function's prologue and from return_to_handler, so the stack needs no
- * lock.  Interrupts and NMIs that hook calls of their own nest on the
- * same stack: they push above us and have popped back before we run
- * again.  That holds as long as a push claims its slot (bumps the count)
- * before it fills it, and a pop releases the slot only after it is done
- * reading it.
+ * The graph core's per-task return stack.  Only the task itself pushes and
+ * pops, so there is no lock; interrupts and NMIs nest above us and have
+ * popped before we run again, as long as a push claims its slot before
+ * filling it and a pop releases it only after reading it.
  */
 #include <linux/cpuhotplug.h>
 #include <linux/ftrace.h>
@@ -22,23 +15,15 @@
 #include "trace.h"
 #include "ftrace_internal.h"
 
-/* The stack's bytes: one allocation per task, never resized. */
 #define RET_STACK_BYTES	(FTRACE_RETFUNC_DEPTH * sizeof(struct ftrace_ret_stack))
 
-/*
- * A return with nothing on the stack: the real return address is lost, so
- * there is nowhere to go back to.  return_to_handler "returns" here.
- */
+/* The real return address is lost: there is nowhere to go back to. */
 static void __noreturn fgraph_lost_return(void)
 {
 	panic("ftrace: a hooked return found an empty return stack\n");
 }
 
-/*
- * The push itself (see function_graph_enter()), inlined into
- * fgraph_hook_slot(): every hooked call comes that way, and a call of its
- * own cost it a call and six register saves and restores.
- */
+/* Inlined into fgraph_hook_slot(), which every hooked call goes through. */
 static __always_inline int graph_enter(unsigned long ret, unsigned long func,
 				       unsigned long *retp)
 {
@@ -53,7 +38,6 @@ static __always_inline int graph_enter(unsigned long ret, unsigned long func,
 		return -EBUSY;
 	if (!stack || !gops)
 		return -EBUSY;
-	/* The index was reset before the stack was published. */
 	smp_rmb();
 	idx = t->curr_ret_stack;
 	if (unlikely(idx >= FTRACE_RETFUNC_DEPTH)) {
@@ -72,10 +56,7 @@ static __always_inline int graph_enter(unsigned long ret, unsigned long func,
 	slot->retp = retp;
 	slot->gops = gops;
 
-	/*
-	 * Built in one initialiser: a declaration without one is zeroed
-	 * first (CONFIG_INIT_STACK_ALL_ZERO), on every hooked call.
-	 */
+	/* One initialiser: CONFIG_INIT_STACK_ALL_ZERO zeroes others first. */
 	{
 		struct ftrace_graph_ent ent = { .func = func, .depth = idx };
 
@@ -91,16 +72,11 @@ static __always_inline int graph_enter(unsigned long ret, unsigned long func,
 /**
  * fgraph_hook_slot - hook the return whose address is in @slot
  * @ip: the traced function's call site
- * @slot: where the function's return address is (a stack slot, or the
- *	saved link register of the trampoline's frame)
- * @retp: what the unwinder will pass ftrace_graph_ret_addr() as its
- *	@retp for this return (x86: @slot; arm64: the caller's frame
- *	pointer)
+ * @slot: where the function's return address is
+ * @retp: the key ftrace_graph_ret_addr() will find this return by
  *
- * What every arch entry hook does once it has found the slot: under the
- * tracers' recursion protection, push the call on the task's return
- * stack and, if the graph user takes it, point @slot at
- * return_to_handler.
+ * For the arch entry hooks: under the tracers' recursion protection, push
+ * the call and, if the graph user takes it, point @slot at return_to_handler.
  */
 void fgraph_hook_slot(unsigned long ip, unsigned long *slot, unsigned long *retp)
 {
@@ -118,16 +94,11 @@ void fgraph_hook_slot(unsigned long ip, unsigned long *slot, unsigned long *retp
  * function_graph_enter - hook a traced function's return
  * @ret: the function's real return address
  * @func: the function (its call site)
- * @frame_pointer: unused on x86_64
- * @retp: the key ftrace_graph_ret_addr() finds this entry by (see
- *	fgraph_hook_slot())
+ * @frame_pointer: unused
+ * @retp: the key ftrace_graph_ret_addr() finds this entry by
  *
- * For callers other than the arch entry hooks (which use
- * fgraph_hook_slot()): the caller holds the tracers' recursion protection.
- *
- * Return: 0 if the caller must swap @ret for return_to_handler, -EBUSY if
- * the call is not hooked (graph stopped, task paused, no stack, stack
- * full, no user or the user declined it).
+ * Context: the caller holds the tracers' recursion protection.
+ * Return: 0 if the caller must swap @ret for return_to_handler, else -EBUSY.
  */
 int function_graph_enter(unsigned long ret, unsigned long func,
 			 unsigned long frame_pointer, unsigned long *retp)
@@ -137,12 +108,10 @@ int function_graph_enter(unsigned long ret, unsigned long func,
 
 /**
  * ftrace_return_to_handler - pop a hooked return
- * @retval: the hooked function's return value (rax), for the return
- *	callback
+ * @retval: the hooked function's return value, for the return callback
  *
- * Called by return_to_handler only.  The return callback runs with the
- * returning call still on the stack, so ftrace_graph_get_ret_stack()
- * index 0 is that call while it runs (the profiler relies on it).
+ * The callback runs with the returning call still on the stack, as index
+ * 0 of ftrace_graph_get_ret_stack() (the profiler relies on it).
  *
  * Return: the address the hooked function really returns to.
  */
@@ -154,12 +123,8 @@ unsigned long ftrace_return_to_handler(unsigned long retval)
 	int idx;
 
 	/*
-	 * Preemption is off from here to the end of the callback, so that
-	 * unregistering a user can wait for its callbacks; turning it back
-	 * on is not a preemption point.  A task switched out inside
-	 * return_to_handler shows it in its stack traces as a frame of its
-	 * own, so the window where that can happen (an interrupt before this
-	 * point) is kept as short as it can be.
+	 * Preemption stays off until the callback is done, so that
+	 * unregistering a user can wait for its callbacks.
 	 */
 	preempt_disable_notrace();
 	idx = t->curr_ret_stack - 1;
@@ -174,12 +139,10 @@ unsigned long ftrace_return_to_handler(unsigned long retval)
 	ret = slot->ret;
 
 	/*
-	 * A user that was unregistered since the entry, or replaced by
-	 * another one, is not called: its state may be gone, and the new
-	 * user never saw the entry.
+	 * A user unregistered or replaced since the entry is not called: its
+	 * state may be gone, and a new user never saw the entry.
 	 */
 	if (slot->gops == READ_ONCE(fgraph_user)) {
-		/* One initialiser, as in graph_enter(). */
 		struct ftrace_graph_ret trace = {
 			.func		= slot->func,
 			.depth		= idx,
@@ -221,16 +184,11 @@ struct ftrace_ret_stack *ftrace_graph_get_ret_stack(struct task_struct *task,
  * @task: the task whose stack is being unwound
  * @idx: unused (entries are found by @retp)
  * @ret: the return address found on the stack
- * @retp: where on the stack it was found (x86), or the frame pointer of
- *	the frame record it was found in (arm64)
+ * @retp: where it was found (x86), or its frame record's pointer (arm64)
  *
- * Stack traces and the unwinder call this for every return address they
- * see, so that a trace taken inside a traced function shows its caller
- * rather than return_to_handler.  One slot can be hooked twice: a traced
- * function that tail-calls another traced function (x64_sys_call() and
- * the syscalls) hands it a return slot already holding return_to_handler,
- * which the second entry saves as its "real" address.  The oldest entry
- * for a slot holds the real one, so the search starts at the bottom.
+ * A tail call between traced functions can hook one slot twice, the second
+ * entry saving return_to_handler; the oldest entry holds the real address,
+ * so the search starts at the bottom.
  *
  * Return: the real return address, or @ret if it was not hooked.
  */
@@ -266,7 +224,6 @@ struct ftrace_ret_stack *fgraph_stack_alloc(gfp_t gfp)
 	return kmalloc(RET_STACK_BYTES, gfp);
 }
 
-/* An empty stack, nothing overrun, not switched out. */
 static void reset_counters(struct task_struct *t)
 {
 	t->curr_ret_stack = 0;
@@ -279,14 +236,11 @@ static void reset_counters(struct task_struct *t)
  * fgraph_stack_give - give a task a return stack
  * @t: a task without one (not running in the graph core's push path)
  * @stack: an empty stack
- *
- * The count is reset before the stack is published, so the task's next
- * push, on whichever CPU, starts from an empty stack.
  */
 void fgraph_stack_give(struct task_struct *t, struct ftrace_ret_stack *stack)
 {
 	reset_counters(t);
-	/* Pairs with the smp_rmb() in function_graph_enter(). */
+	/* Reset before published: pairs with the smp_rmb() in graph_enter(). */
 	smp_wmb();
 	WRITE_ONCE(t->ret_stack, stack);
 }
@@ -295,11 +249,8 @@ void fgraph_stack_give(struct task_struct *t, struct ftrace_ret_stack *stack)
  * ftrace_graph_init_task - a new task's graph state (from copy_process())
  * @t: the child; a copy of its parent, not running yet
  *
- * Drops the parent's stack and counters inherited by the copy, and gives
- * the child a stack of its own while a graph user is registered.  If that
- * allocation fails the child is simply never hooked.  A child that asks
- * here before a user registers, and is linked on the task list after the
- * registration's walk, is given one by fgraph_ops.c's task_newtask probe.
+ * A child that misses the registration's walk of the task list gets its
+ * stack from fgraph_ops.c's task_newtask probe.
  */
 void ftrace_graph_init_task(struct task_struct *t)
 {
@@ -334,14 +285,9 @@ void ftrace_graph_exit_task(struct task_struct *t)
  * @t: the idle task
  * @cpu: its CPU, coming online
  *
- * An idle task keeps its stack for good; when its CPU went offline it
- * left hooked calls that never return (play_dead()), so its count starts
- * again from zero.  init_idle() calls this at boot only: a CPU brought
- * back online gets it from fgraph_idle_prepare(), and the first graph
- * user's registration calls it for the idle tasks of online CPUs, which
- * are running: their pause count is left alone (as stock's), since an
- * arm64 idle task spends its sleep inside pause_graph_tracing() in
- * cpu_suspend(), and zeroing it there would leave -1 after the wake-up.
+ * An offline CPU's idle task left hooked calls that never return, so its
+ * count restarts.  The pause count is left alone: a running arm64 idle
+ * task sleeps inside pause_graph_tracing(), and zeroing it would leave -1.
  */
 void ftrace_graph_init_idle_task(struct task_struct *t, int cpu)
 {
@@ -357,17 +303,13 @@ void ftrace_graph_init_idle_task(struct task_struct *t, int cpu)
 }
 
 /*
- * A CPU about to come back online: its idle task went down inside hooked
- * calls that never return, and each offline cycle would leave a few more
- * entries until the stack is full and that CPU's idle task (interrupts
- * taken while it idles included) is never graph-traced again.  Runs on
- * the CPU that brings it up, before the new one runs any code.
+ * Each offline cycle leaves entries that never return: without this, the
+ * idle task's stack would fill up.  Runs before the new CPU runs any code.
  */
 static int fgraph_idle_prepare(unsigned int cpu)
 {
 	struct task_struct *t = idle_task(cpu);
 
-	/* Not running: a pause it went down in is over. */
 	atomic_set(&t->tracing_graph_pause, 0);
 	ftrace_graph_init_idle_task(t, cpu);
 	return 0;
