@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Editing an ops' filter and notrace hashes, and the in-kernel API on top
- * of it (ftrace_set_filter(), ftrace_set_filter_ips() and friends).
- *
- * An edit works on a private copy of one hash, committed at its end.
- * Each call of ftrace_filter_edit_text() is all or nothing: if one of its
- * patterns matches no function it fails with -EINVAL and the copy is left
- * as it was.  The editor knows patterns and ":mod:" of loaded modules;
- * whatever else a token may be (a command, a module not loaded yet) is
- * for the edit's extension, which the tracefs files provide
- * (ftrace_filter_file.c): the core knows no file.
+ * of it.  An edit works on a private copy of one hash, committed at its
+ * end; tokens the editor does not know (commands, modules not loaded yet)
+ * go to the edit's extension, as the tracefs files provide.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -17,7 +11,6 @@
 #include "trace.h"
 #include "ftrace_internal.h"
 
-/* What separates the tokens of a write or of an in-kernel buffer. */
 static const char token_separators[] = " \t\n";
 
 static struct ftrace_hash *current_hash(struct ftrace_ops *ops, bool notr)
@@ -28,11 +21,7 @@ static struct ftrace_hash *current_hash(struct ftrace_ops *ops, bool notr)
 			 rcu_dereference_protected(h->filter_hash, 1);
 }
 
-/*
- * Called without ftrace_lock (a filter file's writer, ftrace_set_filter()):
- * a module going away unlinks its group and frees it, and then the
- * module, only after a grace period.
- */
+/* No ftrace_lock: a module's group is freed only after a grace period. */
 static bool module_loaded(const char *name)
 {
 	struct ftrace_group *g;
@@ -80,10 +69,8 @@ int ftrace_pattern_add(struct list_head *batch, const char *token,
 		if (!*func)
 			func = "*";
 		/*
-		 * ftrace.rst's module globs: "!glob" means every function
-		 * outside those modules (the kernel's own included), and
-		 * "" or "*" every module.  Parsed in place: ->module is
-		 * only a flag from here on.
+		 * "!glob" means every function outside those modules, the
+		 * kernel's own included; "" or "*" every module.
 		 */
 		if (*module == '!') {
 			pat->mod_exclude = true;
@@ -111,10 +98,8 @@ void ftrace_patterns_free(struct list_head *batch)
 }
 
 /*
- * Match the patterns of one write against a copy of @hash, all or nothing:
- * *@copy is the edited copy (NULL for an empty batch), for the caller to
- * install.
- * Return: 0, -EINVAL if a pattern matched nothing, -ENOMEM.
+ * All or nothing: *@copy is the edited copy of @hash (NULL for an empty
+ * batch).  Return: 0, -EINVAL if a pattern matched nothing, -ENOMEM.
  */
 static int match_batch(struct list_head *batch, struct ftrace_hash *hash,
 		       struct ftrace_hash **copy)
@@ -143,7 +128,7 @@ static int match_batch(struct list_head *batch, struct ftrace_hash *hash,
 	return 0;
 }
 
-/* A token for the edit's extension, run once the patterns have matched. */
+/* Run only once the patterns have matched. */
 struct ext_token {
 	struct list_head	list;
 	char			*token;
@@ -151,7 +136,6 @@ struct ext_token {
 	char			*param;
 };
 
-/* Split "func:cmd:param" in place; missing parts are NULL. */
 static void split_token(char *token, char **cmd, char **param)
 {
 	*cmd = NULL;
@@ -165,20 +149,16 @@ static void split_token(char *token, char **cmd, char **param)
 		*(*param)++ = '\0';
 }
 
-/* A ":mod:" parameter that names no one module: a glob, "!...", or "". */
 static bool module_glob(const char *param)
 {
 	return !*param || *param == '!' || strpbrk(param, "*?[\\");
 }
 
 /*
- * One token of a write: a pattern, or a ":mod:" of a loaded module or of
- * a module glob, joins the batch; anything else is the extension's (a
- * ":mod:" for a module not loaded yet, a command), put off until the
- * batch has matched, or invalid without one.  A glob is matched against
+ * A pattern, or a ":mod:" of a loaded module or a module glob, joins the
+ * batch; anything else is deferred to the extension.  A glob matches only
  * what is loaded now and, like any pattern, fails the write if it matches
- * nothing: stock would remember it, but only ever applies remembered
- * names to a module of exactly that name.
+ * nothing.
  */
 static int edit_token(struct ftrace_filter_edit *e, char *token,
 		      struct list_head *batch, struct list_head *deferred)
@@ -190,7 +170,7 @@ static int edit_token(struct ftrace_filter_edit *e, char *token,
 	if (!cmd)
 		return ftrace_pattern_add(batch, token, NULL);
 	if (!strcmp(cmd, "mod")) {
-		/* "f:mod" names no module: it is "f", as it always was. */
+		/* "f:mod" names no module: it means "f". */
 		if (!param)
 			return ftrace_pattern_add(batch, token, NULL);
 		if (module_glob(param) || module_loaded(param))
@@ -213,17 +193,10 @@ static int edit_token(struct ftrace_filter_edit *e, char *token,
  * @e: the edit
  * @text: the tokens (modified)
  *
- * A ',' is part of a token, as it always was in the files ("a,b" is a
- * glob that matches nothing); only the boot parameters separate names
- * with commas (ftrace_set_early_filter()), and the in-kernel callers
- * that take comma lists (perf, fprobe) split them before calling.
- *
- * The patterns are matched first, all of them; only then do the
- * extension's tokens (commands, modules to remember) run, in the order
- * written, so that a write refused for a pattern that matches nothing
- * has run no command.  A command cannot be undone: if one fails, those
- * before it in @text stay done (as in stock, which runs each token as it
- * reads it) and the patterns are dropped.
+ * A ',' is part of a token; callers taking comma lists split them first.
+ * The patterns are all matched before any command runs, so that a write
+ * refused for a pattern that matches nothing has run none.  A command
+ * cannot be undone: if one fails, those before it stay done.
  *
  * Return: 0 or a negative errno; on error the edit's hash is unchanged.
  */
@@ -265,9 +238,7 @@ int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text)
  * @notr: edit the notrace hash instead of the filter
  * @reset: start from an empty set
  *
- * The edit is private until ftrace_filter_edit_end(); two edits of one
- * hash at once end with the last one committed (as two writers of a
- * file would).
+ * Of two concurrent edits of one hash, the last committed wins.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -337,10 +308,8 @@ static int set_from_buffer(struct ftrace_ops *ops, unsigned char *buf, int len,
 		if (!text)
 			return -ENOMEM;
 		/*
-		 * A buffer without a pattern matches no function: refuse it
-		 * as any other pattern without a match, rather than commit
-		 * the (possibly reset) filter it leaves, which would be
-		 * empty and so trace every function.
+		 * A buffer without a pattern would commit an empty filter,
+		 * which traces every function: refuse it.
 		 */
 		if (!text[strspn(text, token_separators)]) {
 			kfree(text);
@@ -363,9 +332,8 @@ static int set_from_buffer(struct ftrace_ops *ops, unsigned char *buf, int len,
  * @len: length of @buf
  * @reset: start from an empty filter
  *
- * Return: 0, -EINVAL if a pattern matches nothing or @buf holds no
- * pattern (nothing changes, @reset included), -ENOMEM, -EBUSY (IPMODIFY
- * conflict), -ENODEV (ftrace dead).
+ * Return: 0, -EINVAL if a pattern matches nothing or @buf holds none
+ * (nothing changes, @reset included), -ENOMEM, -EBUSY, -ENODEV.
  */
 int ftrace_set_filter(struct ftrace_ops *ops, unsigned char *buf, int len, int reset)
 {
@@ -434,7 +402,6 @@ int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
 	if (ret)
 		return ret;
 	for (i = 0; i < cnt && !ret; i++) {
-		/* A function's start stands for its call site (fprobe, BPF). */
 		unsigned long ip = ftrace_location(ips[i]);
 
 		if (!ip)
@@ -504,7 +471,6 @@ EXPORT_SYMBOL_GPL(ftrace_free_filter);
  */
 void ftrace_ops_set_global_filter(struct ftrace_ops *ops)
 {
-	/* An ops already in use keeps the hashes it has. */
 	if (!ops->func_hash) {
 		ftrace_ops_init(ops);
 		ops->func_hash = &global_ops.local_hash;
@@ -518,8 +484,7 @@ EXPORT_SYMBOL_GPL(ftrace_ops_set_global_filter);
  * @buf: comma-separated patterns (modified)
  * @enable: the filter if non-zero, else the notrace hash
  *
- * Each name stands alone: one that matches nothing is reported and the
- * others still apply, so a typo on the command line costs one name.
+ * A name that matches nothing is reported; the others still apply.
  */
 void __init ftrace_set_early_filter(struct ftrace_ops *ops, char *buf, int enable)
 {
