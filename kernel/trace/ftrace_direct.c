@@ -1,33 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Direct calls: a call site that calls a custom trampoline of its owner
- * (a sample module, the graph self-test) instead of ftrace's.
- *
- * One ops, direct_ops, wants every site that has a direct function; a
- * hash maps each such site to its function.  A site that direct_ops alone
- * wants is patched to call the function itself: nothing of ftrace runs
- * (unless the arch cannot reach it from there: arm64 then calls
- * ftrace_caller, where this callback runs alone and sends the call on).
- * A site that other ops want too calls ftrace_regs_caller, whose list
- * function runs direct_ops' callback with the others; that callback
- * stores the function in regs->orig_ax, and ftrace_regs_caller then
- * "returns" into it, so the function runs as if the site had called it.
- *
- * The multi-site API (BPF trampolines) registers the caller's own ops
- * with the same callback: each of its sites maps to the one function in
- * the same hash, and a site with a lone direct ops calls that function.
- *
- * The hash is replaced, never edited, except for entries' addresses in
- * the modify calls: readers are the callback (preemption off) and the
- * core's patching (ftrace_lock).  An entry whose address is 0 is gone:
- * where taking entries out must not fail (an unregistration without
- * memory for the copy, sites whose text went away) they are retired in
- * place, and the next copy leaves them out.
- *
- * Locking: direct_mutex > ftrace_lock.  direct_mutex is held across the
- * ops_func requests to direct ops when an IPMODIFY ops comes or goes
- * (see enum ftrace_ops_cmd): their handlers re-patch their own sites
- * under ftrace_lock meanwhile, and direct ops cannot come or go.
+ * Direct calls: a call site that calls its owner's own trampoline instead
+ * of ftrace's.  One hash maps each such site to its function; a site that
+ * only its direct ops wants calls the function itself, a shared one goes
+ * through ftrace_regs_caller, whose callback "returns" into the function.
+ * The hash is replaced, never edited, except that an entry may be retired
+ * in place (address 0) where removal must not fail.  direct_mutex is held
+ * across ops_func requests; see Documentation/trace/ftrace-core-design.rst.
  */
 #include <linux/ftrace.h>
 #include <linux/rcupdate.h>
@@ -48,9 +27,8 @@ static struct ftrace_hash __rcu *direct_functions;
  * @op: the direct ops (unused: one hash serves them all)
  * @fregs: the registers the trampoline saved
  *
- * Sends the call on to the site's direct function.  The core calls it
- * for any ops of the direct role instead of ->func: BPF clears ->func of
- * its registered ops before retrying a modify refused with -EAGAIN.
+ * The core calls it for any ops of the direct role instead of ->func,
+ * which BPF clears before retrying a modify refused with -EAGAIN.
  */
 void ftrace_direct_call(unsigned long ip, unsigned long parent_ip,
 			struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -59,9 +37,8 @@ void ftrace_direct_call(unsigned long ip, unsigned long parent_ip,
 	unsigned long addr;
 
 	/*
-	 * Called through the list function, or alone as the site's one
-	 * ops (arm64, a direct function out of bl range) with preemption
-	 * on: the hash is freed after an RCU-tasks-rude grace period.
+	 * May run with preemption on (arm64, alone on a site out of bl
+	 * range); the hash is freed after an RCU-tasks-rude grace period.
 	 */
 	preempt_disable_notrace();
 	addr = ftrace_find_rec_direct(ip);
@@ -124,7 +101,6 @@ nomem:
 	return NULL;
 }
 
-/* Publish @hash as the direct functions; free the old one when unused. */
 static void publish(struct ftrace_hash *hash)
 {
 	struct ftrace_hash *old = rcu_dereference_protected(direct_functions, 1);
@@ -134,11 +110,7 @@ static void publish(struct ftrace_hash *hash)
 	ftrace_hash_free(old);
 }
 
-/*
- * Give direct_ops the filter @filter (taken over): registered while it
- * has sites, unregistered (an empty filter would mean every site) when
- * it has none.
- */
+/* An empty filter would mean every site: unregister direct_ops instead. */
 static int set_direct_filter(struct ftrace_hash *filter)
 {
 	bool live = ftrace_ops_registered(&direct_ops);
@@ -170,13 +142,9 @@ static void unpatch_dead_site(unsigned long ip, unsigned long addr)
 }
 
 /*
- * Once ftrace is dead its sites are left alone, with one exception: a
- * site that calls @addr itself must not outlive the registration that
- * put it there, since the owner frees @addr whatever the API returned
- * (BPF does).  Each of @sites (or the one site @ip) that still holds
- * exactly the call to @addr becomes the NOP again; the arch compares
- * before it writes, and a site that does not hold that call is left as
- * it is.  Nothing to do while ftrace lives: patching did it.
+ * Once ftrace is dead sites are left alone, except that a site calling
+ * @addr must not outlive its registration: the owner frees @addr whatever
+ * the API returned.  The arch leaves a site that does not hold that call.
  */
 static void unpatch_dead(struct ftrace_hash *sites, unsigned long ip, unsigned long addr)
 {
@@ -198,8 +166,7 @@ static void unpatch_dead(struct ftrace_hash *sites, unsigned long ip, unsigned l
 /**
  * register_ftrace_direct - make a call site call a function of its own
  * @ip: the call site, or the start of its function
- * @addr: the function; it is entered as if the site called it, and
- *	returns into the traced function
+ * @addr: the function; entered as if the site called it
  *
  * Return: 0, -ENODEV if @ip has no call site (or ftrace is dead),
  * -EBUSY if it has a direct function already, -ENOMEM.
@@ -255,9 +222,8 @@ EXPORT_SYMBOL_GPL(register_ftrace_direct);
  * @ip: the call site, or the start of its function
  * @addr: its direct function
  *
- * When this returns, no CPU calls @addr from the site any more, but one
- * may still run in it: its owner must wait for tasks-RCU before freeing
- * it, as upstream's callers do.
+ * A CPU may still run in @addr on return: its owner must wait for
+ * tasks-RCU before freeing it.
  *
  * Return: 0, -ENODEV if @ip has no direct function, -EINVAL if it is
  * not @addr, -ENOMEM.
@@ -303,10 +269,6 @@ EXPORT_SYMBOL_GPL(unregister_ftrace_direct);
  * @ip: the call site, or the start of its function
  * @old_addr: its direct function now
  * @new_addr: the one it must have
- *
- * A site that calls its function itself is re-patched from one call to
- * the other in one instruction write; through ftrace_regs_caller the new
- * function is used from the next call.
  *
  * Return: 0, -ENODEV if @ip has no direct function (or ftrace died on
  * the way), -EINVAL if it is not @old_addr.
@@ -400,10 +362,7 @@ nomem:
 	return NULL;
 }
 
-/* Install @hash as the direct functions; return the old one, still live
- * for readers that started before (the caller frees it after a grace
- * period, or puts it back).
- */
+/* Return: the old hash, still live for readers that started before. */
 static struct ftrace_hash *swap_funcs(struct ftrace_hash *hash)
 {
 	struct ftrace_hash *old = direct_hash();
@@ -413,10 +372,8 @@ static struct ftrace_hash *swap_funcs(struct ftrace_hash *hash)
 }
 
 /*
- * Retire in place the entries of @sites that map to @addr, for want of
- * memory for a copy without them.  A reader sees the old address or 0
- * (no direct function), both of which are right once no site calls for
- * them; the next copy of the hash leaves them out.
+ * Without memory for a copy: a reader sees the old address or 0, both
+ * right once no site calls for them; the next copy leaves them out.
  */
 static void retire(struct ftrace_hash *sites, unsigned long addr)
 {
@@ -434,12 +391,9 @@ static void retire(struct ftrace_hash *sites, unsigned long addr)
  * ftrace_direct_purge - forget the direct functions of text that went away
  * @g: the group of the sites
  * @start: first address
- * @end: end of the range (exclusive); with @start, 0 and ULONG_MAX for
- *	the whole group
+ * @end: end of the range (exclusive)
  *
- * The sites' records are FREED and their addresses are being taken out of
- * every ops' filter: their entries are retired too, so that text loaded
- * there later can have a direct function again.
+ * So that text loaded there later can have a direct function again.
  *
  * Context: ftrace_lock held.
  */
@@ -463,10 +417,8 @@ void ftrace_direct_purge(struct ftrace_group *g, unsigned long start, unsigned l
  * @ops: the ops, registered
  * @filter: its new filter
  *
- * A direct ops wants exactly the sites that have its direct function: an
- * empty filter would make it want every site, and a site without a
- * function would be patched to call nothing.  Upstream refuses the first
- * too (-EINVAL).
+ * A direct ops wants exactly the sites that have its function: an empty
+ * filter would want every site, and a site without one would call nothing.
  *
  * Context: ftrace_lock held.
  * Return: 0 (always for an ops of another role), -EINVAL.
@@ -491,20 +443,15 @@ int ftrace_direct_check_filter(struct ftrace_ops *ops, struct ftrace_hash *filte
  * @ops: the caller's ops, its sites set with ftrace_set_filter_ip(s)(),
  *	not registered, ->func and ->trampoline clear
  * @addr: the function (a BPF trampoline); entered as if each site had
- *	called it, it returns into the traced function
+ *	called it
  *
- * The ops is registered with ftrace_regs_caller's direct-call callback:
- * a site that only @ops wants calls @addr itself, a shared one goes
- * through ftrace_regs_caller.  If an IPMODIFY ops has one of the sites,
- * @ops->ops_func is asked (ENABLE_SHARE_IPMODIFY_SELF) whether @addr can
- * share it.  Whatever fails, nothing is left: @ops is not registered,
- * ->func is clear again and no site has @addr.
+ * If an IPMODIFY ops has one of the sites, @ops->ops_func is asked
+ * whether @addr can share it.  On failure nothing is left behind.
  *
  * Return: 0; -EINVAL for an ops in the wrong state or without sites;
- * -EBUSY if a site has a direct function already, or an IPMODIFY ops has
- * it and @ops cannot share (no ops_func); what ops_func returned
- * (-EAGAIN: rebuild @addr for sharing and register again); -ENODEV once
- * ftrace is dead; -ENOMEM.
+ * -EBUSY if a site has a direct function or cannot be shared; what
+ * ops_func returned (-EAGAIN: rebuild @addr for sharing and retry);
+ * -ENODEV once ftrace is dead; -ENOMEM.
  */
 int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 {
@@ -544,10 +491,7 @@ int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 	ops->func = ftrace_direct_call;
 	ret = ftrace_startup(ops, 0);
 	if (ret) {
-		/*
-		 * No site calls @addr: ftrace_startup() undid its patching,
-		 * or, if ftrace died on the way, this undoes what it did.
-		 */
+	/* If ftrace died on the way, undo what its patching did. */
 		unpatch_dead(sites, 0, addr);
 		ops->func = NULL;
 		ops->flags &= ~added;
@@ -568,11 +512,9 @@ EXPORT_SYMBOL_GPL(register_ftrace_direct_multi);
  * @ops: an ops registered by register_ftrace_direct_multi()
  * @addr: its function
  *
- * When this returns, no site calls @addr any more, though a CPU may still
- * be running in it: the owner waits for tasks-RCU before freeing it.
- * ->func and ->trampoline are cleared, so @ops can be registered again.
- * It allocates nothing it cannot do without: BPF frees its trampoline
- * whatever this returns.
+ * A CPU may still run in @addr on return: the owner waits for tasks-RCU
+ * before freeing it.  Nothing here may fail for want of memory: BPF frees
+ * its trampoline whatever this returns.
  *
  * Return: 0, -EINVAL if @ops is not a registered direct ops, -ENODEV if
  * ftrace died on the way.
@@ -591,7 +533,6 @@ int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 		goto out;
 	sites = rcu_dereference_protected(ops->func_hash->filter_hash,
 					  lockdep_is_held(&ftrace_lock));
-	/* Made first, so that a failure leaves everything as it was. */
 	/* The sites move off @addr first: patching reads it in the hash. */
 	ret = ftrace_shutdown(ops, 0);
 	unpatch_dead(sites, 0, addr);
@@ -614,17 +555,13 @@ EXPORT_SYMBOL_GPL(unregister_ftrace_direct_multi);
  * @ops: an ops registered by register_ftrace_direct_multi()
  * @addr: the new function
  *
- * For an ops_func handler (ENABLE/DISABLE_SHARE_IPMODIFY_PEER), which
- * runs with the direct-call mutex held.  Each site that calls the old
- * function itself is re-patched to call @addr in one instruction write
- * (all in one batch); shared sites use @addr from their next call.  If
- * an IPMODIFY ops has one of the sites, @ops->ops_func is asked first
- * (ENABLE_SHARE_IPMODIFY_SELF), as register_ftrace_direct_multi() asks.
+ * For an ops_func handler.  As at registration, an IPMODIFY ops on one of
+ * the sites makes @ops->ops_func be asked first.
  *
  * Context: direct_mutex held.
  * Return: 0, -EINVAL if @ops is not a registered direct ops, -EBUSY or
- * what ops_func returned (-EAGAIN: rebuild @addr for sharing and modify
- * again; nothing changed), -ENODEV if ftrace is dead (or died on the way).
+ * what ops_func returned (-EAGAIN: nothing changed), -ENODEV if ftrace is
+ * dead.
  */
 int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr)
 {
@@ -649,10 +586,8 @@ int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr
 	sites = rcu_dereference_protected(ops->func_hash->filter_hash,
 					  lockdep_is_held(&ftrace_lock));
 	/*
-	 * A live patch on one of the sites needs @addr built to share it,
-	 * as at registration: BPF answers -EAGAIN, rebuilds and comes back.
-	 * Without this question its new trampoline would call the function's
-	 * own body, not the patched one.
+	 * A live patch on a site needs @addr built to share it, or the new
+	 * trampoline would call the function's unpatched body.
 	 */
 	ret = ftrace_direct_check_share(rcu_dereference_protected(ftrace_ops_list, 1), ops,
 					sites,
@@ -688,7 +623,7 @@ patched:
 		if (entry && entry->direct)
 			WRITE_ONCE(entry->direct, addr);
 	}
-	/* Cleared by BPF before it retried; the core does not call it. */
+	/* Cleared by BPF before it retried. */
 	ops->func = ftrace_direct_call;
 out:
 	mutex_unlock(&ftrace_lock);
@@ -700,8 +635,6 @@ EXPORT_SYMBOL_GPL(modify_ftrace_direct_multi_nolock);
  * modify_ftrace_direct_multi - move the sites of a direct ops to another function
  * @ops: an ops registered by register_ftrace_direct_multi()
  * @addr: the new function
- *
- * modify_ftrace_direct_multi_nolock() with the direct-call mutex taken.
  *
  * Return: as modify_ftrace_direct_multi_nolock().
  */
@@ -718,7 +651,6 @@ EXPORT_SYMBOL_GPL(modify_ftrace_direct_multi);
 
 /* ---- Sharing sites between direct ops and IPMODIFY ops ---- */
 
-/* Whether @op wants a site of @filter minus @notr (empty filter: all). */
 static bool shares_site(struct ftrace_ops *op, struct ftrace_hash *filter,
 			struct ftrace_hash *notr)
 {
@@ -728,7 +660,6 @@ static bool shares_site(struct ftrace_ops *op, struct ftrace_hash *filter,
 
 	if (ftrace_hash_empty(filter) && ftrace_hash_empty(of))
 		return true;
-	/* Walk the non-empty filter: every site it names is a candidate. */
 	if (ftrace_hash_empty(filter)) {
 		ftrace_hash_for_each(of, i, entry)
 			if (!ftrace_lookup_ip(notr, entry->ip) && ftrace_ops_wants(op, entry->ip))
@@ -748,12 +679,10 @@ static bool shares_site(struct ftrace_ops *op, struct ftrace_hash *filter,
  * @filter: its filter hash (empty: every site)
  * @notr: its notrace hash
  *
- * A direct ops on a site of a registered IPMODIFY ops needs its ops_func
- * to agree (ENABLE_SHARE_IPMODIFY_SELF); an IPMODIFY ops on a site of a
- * registered direct ops needs that ops to have an ops_func (which
- * register_ftrace_function() asked beforehand).
+ * A direct ops joining an IPMODIFY ops' site needs its ops_func to agree;
+ * the reverse needs the direct ops to have an ops_func.
  *
- * Context: ftrace_lock held (for ftrace_ops_list).
+ * Context: ftrace_lock held.
  * Return: 0, -EBUSY, or what ops_func returned.
  */
 int ftrace_direct_check_share(struct ftrace_ops *list, struct ftrace_ops *ops,
@@ -767,7 +696,6 @@ int ftrace_direct_check_share(struct ftrace_ops *list, struct ftrace_ops *ops,
 	for_each_ftrace_op(op, list) {
 		if (op == ops)
 			continue;
-		/* A direct ops meets IPMODIFY ones, an IPMODIFY ops direct ones. */
 		if (direct ? !(op->flags & FTRACE_OPS_FL_IPMODIFY) :
 			     op->role != FTRACE_ROLE_DIRECT)
 			continue;
@@ -783,7 +711,6 @@ int ftrace_direct_check_share(struct ftrace_ops *list, struct ftrace_ops *ops,
 	return 0;
 }
 
-/* The next registered direct ops after @after that shares a site with @ops. */
 static struct ftrace_ops *next_peer(struct ftrace_ops *ops, struct ftrace_ops *after)
 {
 	struct ftrace_hash *filter, *notr;
@@ -809,9 +736,8 @@ out:
 }
 
 /*
- * Whether a registered IPMODIFY ops still has a site of the direct ops
- * @peer: then @peer must keep sharing, whatever another IPMODIFY ops did
- * (one refused for that very site, or registered twice).
+ * Then @peer must keep sharing, whatever another IPMODIFY ops did (one
+ * refused for that very site, or registered twice).
  */
 static bool ipmodify_remains(struct ftrace_ops *peer)
 {
@@ -838,18 +764,14 @@ static bool ipmodify_remains(struct ftrace_ops *peer)
  * @ops: an IPMODIFY ops about to be registered (ENABLE) or just gone (DISABLE)
  * @cmd: FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER or _DISABLE_
  *
- * Each direct ops that shares a site with @ops gets @cmd through its
- * ops_func, outside ftrace_lock: the handler may re-patch its sites to
- * a function built for sharing.  Direct ops cannot come or go meanwhile
- * (direct_mutex), so the walk can drop ftrace_lock between requests.
- * DISABLE skips a peer that a registered IPMODIFY ops still shares a
- * site with: after a refused registration that is the ops it collided
- * with, and a live patch must not lose a BPF trampoline's sharing.
+ * Outside ftrace_lock, since the handler may re-patch its sites; direct
+ * ops cannot come or go meanwhile.  DISABLE skips a peer an IPMODIFY ops
+ * still shares a site with: a live patch must not lose a BPF
+ * trampoline's sharing.
  *
  * Context: ftrace_direct_lock() held, ftrace_lock not.
- * Return: 0 for an ops without IPMODIFY or for DISABLE; for ENABLE, -EBUSY
- * if a peer has no ops_func or the first error a peer returned (the
- * peers told before then are told DISABLE).
+ * Return: 0, or for ENABLE -EBUSY or a peer's error (the peers told
+ * before are told DISABLE).
  */
 int ftrace_direct_tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
 {
@@ -882,8 +804,7 @@ int ftrace_direct_tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
 /**
  * ftrace_direct_lock - take the outermost lock of direct calls
  *
- * register_ftrace_function() and unregister_ftrace_function() hold it
- * around the registration and the requests to direct ops it causes.
+ * Held around a registration and the requests to direct ops it causes.
  */
 void ftrace_direct_lock(void)
 {
