@@ -1,18 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Call-site records: one group per text owner (vmlinux, each module),
- * each an array of 8-byte records sorted by address, looked up by binary
- * search.  x86's vmlinux __mcount_loc is sorted at build time
- * (sorttable); arm64's (filled by relocations at boot) and a module's
- * list are sorted when their group is built.
- *
- * A group is allocated in whole pages (alloc_pages_exact()): kvzalloc()
- * would round vmlinux's 170 KiB up to the next power of two, half as
- * much again, and what dyn_ftrace_total_info counts would not be what the
- * records take.  Whole pages also let the pages of a freed tail go back
- * (ftrace_group_trim(): vmlinux's init text ends its array).  A group of
- * half a page or less (a small module's) comes from the slab instead and
- * counts no pages (g->pages is 0).
+ * Call-site records: one group per text owner (vmlinux, each module), an
+ * array of records sorted by address.  A group is allocated in whole pages
+ * so that what dyn_ftrace_total_info counts is what the records take and a
+ * freed tail can be given back; a group of half a page or less comes from
+ * the slab and counts no pages.
  */
 #include <linux/kallsyms.h>
 #include <linux/module.h>
@@ -26,7 +18,7 @@
 LIST_HEAD(ftrace_groups);
 unsigned long ftrace_groups_gen;
 
-/* Shown by dyn_ftrace_total_info: records, then pages and groups in use. */
+/* Shown by dyn_ftrace_total_info. */
 unsigned long ftrace_update_tot_cnt;
 unsigned long ftrace_number_of_pages;
 unsigned long ftrace_number_of_groups;
@@ -39,7 +31,6 @@ static int cmp_ulong(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Radix sort: digits of RADIX_BITS, least significant first. */
 #define RADIX_BITS	11
 #define RADIX_SIZE	BIT(RADIX_BITS)
 
@@ -50,13 +41,9 @@ static inline unsigned int radix_digit(unsigned long ip, unsigned long min,
 }
 
 /*
- * Sort @n non-zero addresses, all at or above @min, by their offset from
- * @min, a digit at a time through @tmp (@n slots) and @count.  Addresses
- * lie within a few tens of megabytes of each other, so three passes
- * usually do, each a count and a scatter: 18,000 unsorted arm64 sites
- * took sort() 14 million instructions (an indirect call per comparison).
- * vmlinux's table comes sorted from the build now; a module's list and
- * its symbols do not.
+ * Sort @n non-zero addresses, all at or above @min, a digit at a time
+ * through @tmp (@n slots) and @count: sort()'s indirect call per
+ * comparison is too slow for a large unsorted module.
  */
 static void radix_sort(unsigned long *ips, unsigned long *tmp, unsigned int *count,
 		       unsigned long n, unsigned long min, unsigned long span)
@@ -70,7 +57,6 @@ static void radix_sort(unsigned long *ips, unsigned long *tmp, unsigned int *cou
 		memset(count, 0, RADIX_SIZE * sizeof(*count));
 		for (i = 0; i < n; i++)
 			count[radix_digit(src[i], min, shift)]++;
-		/* A digit all of them share orders nothing. */
 		if (count[radix_digit(src[0], min, shift)] == n)
 			continue;
 		for (d = 0; d < RADIX_SIZE; d++) {
@@ -87,7 +73,7 @@ static void radix_sort(unsigned long *ips, unsigned long *tmp, unsigned int *cou
 		memcpy(ips, src, n * sizeof(*ips));
 }
 
-/* Sort @ips (@count of them) without their zeros; return how many are left. */
+/* Return: how many are left once zeros are dropped. */
 static unsigned long sort_nonzero(unsigned long *ips, unsigned long count)
 {
 	unsigned long *p, *out, *end, lo = ULONG_MAX, hi = 0, n;
@@ -115,11 +101,9 @@ static unsigned long sort_nonzero(unsigned long *ips, unsigned long count)
 }
 
 /*
- * One pass over @ips that drops zeros (below any address, equal to the
- * first @prev) and duplicates, leaving @n at the start.  False at the
- * first address out of order: the array then still holds every distinct
- * address (those compacted below @p were copies), so sorting it whole
- * and compacting again is right.
+ * Drop zeros and duplicates in one pass.  False at the first address out
+ * of order: the array still holds every distinct address, so sorting it
+ * whole and compacting again is right.
  */
 static bool compact_sorted(unsigned long *ips, unsigned long count, unsigned long *n)
 {
@@ -145,8 +129,6 @@ static bool compact_sorted(unsigned long *ips, unsigned long count, unsigned lon
  * @ips: the addresses
  * @count: how many
  *
- * The build sorts vmlinux's table (both arches), so one pass usually does.
- *
  * Return: the number of distinct addresses left at the start of @ips.
  */
 int ftrace_sort_ips(unsigned long *ips, unsigned long count)
@@ -166,8 +148,7 @@ int ftrace_sort_ips(unsigned long *ips, unsigned long count)
  * @ips: its call sites, sorted, without duplicates or zeros
  * @count: how many
  *
- * The group is not yet visible: the caller publishes it on ftrace_groups
- * once the sites are NOPs.
+ * The caller publishes the group once the sites are NOPs.
  *
  * Return: the group, or NULL if it could not be allocated or the sites
  * span more than 4 GiB.
@@ -183,10 +164,7 @@ struct ftrace_group *ftrace_group_create(struct module *mod,
 	if (!count || ips[count - 1] - ips[0] > U32_MAX)
 		return NULL;
 
-	/*
-	 * Not zeroed: every record is written whole below.  (Zeroing the
-	 * pages first was a third of vmlinux's set-up at boot.)
-	 */
+	/* Not zeroed: every record is written whole below. */
 	size = struct_size(g, recs, count);
 	if (size <= PAGE_SIZE / 2)
 		g = kmalloc(size, GFP_KERNEL);
@@ -232,7 +210,6 @@ void ftrace_group_destroy_rcu(struct ftrace_group *g)
 	call_rcu(&g->rcu, group_destroy_rcu);
 }
 
-/* Pages of a trimmed tail, freed once no RCU reader can be in them */
 struct group_tail {
 	struct rcu_head	rcu;
 	void		*addr;
@@ -251,10 +228,8 @@ static void group_tail_free(struct rcu_head *rcu)
  * ftrace_group_trim - give back the whole pages of a group's freed tail
  * @g: a published group, some of whose records were just freed
  *
- * The records freed last in address order (vmlinux's init text ends its
- * array) leave the group: its count and last site shrink at once, under
- * ftrace_lock, and the pages past the records that remain are freed after
- * an RCU grace period, since a look-up may still be reading them.
+ * The count shrinks at once; the pages go after an RCU grace period,
+ * since a lookup may still be reading them.
  *
  * Context: ftrace_lock held.
  * Return: the pages given back.
@@ -267,7 +242,6 @@ unsigned int ftrace_group_trim(struct ftrace_group *g)
 	ftrace_assert_locked();
 	while (n && (g->recs[n - 1].flags & FTRACE_REC_FREED))
 		n--;
-	/* All freed: the group goes with its owner. */
 	if (!n)
 		return 0;
 	keep = DIV_ROUND_UP(struct_size(g, recs, n), PAGE_SIZE);
@@ -284,7 +258,6 @@ unsigned int ftrace_group_trim(struct ftrace_group *g)
 	t->addr = (void *)g + (size_t)keep * PAGE_SIZE;
 	t->size = (size_t)given * PAGE_SIZE;
 	g->pages = keep;
-	/* t is the callback's from here on */
 	call_rcu(&t->rcu, group_tail_free);
 	return given;
 }
@@ -295,22 +268,19 @@ unsigned int ftrace_group_trim(struct ftrace_group *g)
  * @start: first byte of the range
  * @end: last byte of the range
  *
- * Binary search; freed records are returned too (callers decide).
- *
- * Return: the lowest record whose call instruction overlaps
- * [@start, @end], or NULL.
+ * Return: the lowest record, freed ones included, whose call instruction
+ * overlaps [@start, @end], or NULL.
  */
 struct dyn_ftrace *ftrace_group_find(struct ftrace_group *g,
 				     unsigned long start, unsigned long end)
 {
-	/* A trim may shrink both under a reader (ftrace_group_trim()). */
+	/* A trim may shrink both under a reader. */
 	unsigned long lo = 0, hi = READ_ONCE(g->count);
 	unsigned long count = hi, last = READ_ONCE(g->last);
 
 	if (end < g->base || start > last + MCOUNT_INSN_SIZE - 1)
 		return NULL;
 
-	/* First record whose last byte is at or after start */
 	while (lo < hi) {
 		unsigned long mid = lo + (hi - lo) / 2;
 
@@ -332,7 +302,7 @@ static struct dyn_ftrace *find_range(unsigned long start, unsigned long end,
 
 	for_each_ftrace_group(g) {
 		rec = ftrace_group_find(g, start, end);
-		/* A freed record (dead or init text) may hide live ones after it. */
+		/* A freed record may hide live ones after it. */
 		while (rec && rec < g->recs + READ_ONCE(g->count) &&
 		       ftrace_rec_ip(g, rec) <= end) {
 			if (!(rec->flags & FTRACE_REC_FREED)) {
@@ -393,8 +363,7 @@ unsigned long ftrace_location_range(unsigned long start, unsigned long end)
  * ftrace_location - the call site of an address or of a function
  * @ip: an address in a call instruction, or the start of a function
  *
- * kprobes ask with the address of a function: its call site may follow
- * an ENDBR, so a function's start maps to the site inside the function.
+ * A function's start maps to its site, which may follow an ENDBR.
  *
  * Return: the call site's address, or 0 if @ip has none.
  */
@@ -414,9 +383,6 @@ unsigned long ftrace_location(unsigned long ip)
  * ftrace_text_reserved - whether a range of text holds a call site
  * @start: first byte
  * @end: last byte
- *
- * Other text patchers (kprobes, jump labels, static calls) must leave
- * call sites to ftrace.
  *
  * Return: 1 if a call site overlaps [@start, @end], else 0.
  */
