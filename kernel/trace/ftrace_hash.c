@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sets of call-site addresses (filter and notrace hashes).  The layout of
- * struct ftrace_hash is trace.h's: its readers there (the graph filters)
- * and the call path only look up; everything else is here.
- *
- * A hash in use by a registered ops is never edited in place: writers
- * build a copy and publish it, so lookups need no lock.
+ * Sets of call-site addresses (filter and notrace hashes).  A hash in use
+ * by a registered ops is never edited in place: writers build a copy and
+ * publish it, so lookups need no lock.
  */
 #include <linux/hash.h>
 #include <linux/slab.h>
@@ -92,11 +89,9 @@ static void hash_free_rcu(struct rcu_head *rcu)
  * ftrace_hash_free_rude - free a hash once no CPU can be reading it
  * @hash: the hash (may be NULL), unpublished
  *
- * The call path reads hashes with preemption disabled, also where RCU
- * does not watch (idle, entry code): an RCU-tasks-rude grace period
- * covers every such reader.  The caller does not wait for it, as
- * upstream does not wait for the call_rcu() of its old hashes: a filter
- * write would otherwise hold ftrace_lock across work queued on every CPU.
+ * The call path reads hashes with preemption disabled, also where RCU is
+ * not watching, hence RCU-tasks-rude.  Not waited for: a filter write
+ * would otherwise hold ftrace_lock across work queued on every CPU.
  */
 void ftrace_hash_free_rude(struct ftrace_hash *hash)
 {
@@ -126,7 +121,7 @@ struct ftrace_func_entry *ftrace_lookup_ip(struct ftrace_hash *hash,
 	return NULL;
 }
 
-/* Double the buckets of a private hash that got crowded; best effort. */
+/* Best effort: a crowded hash still works. */
 static void hash_grow(struct ftrace_hash *hash)
 {
 	unsigned int bits = hash->size_bits + 1;
@@ -197,7 +192,7 @@ bool ftrace_hash_remove(struct ftrace_hash *hash, unsigned long ip)
  * ftrace_hash_copy - a private copy to edit
  * @src: the hash to copy (NULL gives an empty hash)
  *
- * The copy is sized for its entries, so hashes shrink as well as grow.
+ * Sized for its entries, so hashes shrink as well as grow.
  *
  * Return: the copy, or NULL without memory.
  */

@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Names of freed module init functions, and the sorted symbol addresses
- * of a module being loaded.
- *
- * A trace may hold addresses of a module's init functions long after the
- * module freed its init text, and kallsyms forgets their names with it.
- * Before the records of that text are retired, the names of the
- * functions that had a call site are kept here, one sorted array per
- * module, until the module goes away: trace output, stack traces and
- * /proc/kallsyms keep showing them.
+ * Names of freed module init functions, kept until the module goes away
+ * so that trace output and stack traces can still name addresses a trace
+ * recorded; and the sorted symbol addresses of a module being loaded.
  */
 #include <linux/kallsyms.h>
 #include <linux/module.h>
@@ -23,7 +17,6 @@ struct init_sym {
 	unsigned int		name;		/* offset in ->names */
 };
 
-/* The freed init functions of one module, sorted by address. */
 struct init_syms {
 	struct list_head	list;
 	struct rcu_head		rcu;
@@ -33,16 +26,13 @@ struct init_syms {
 	struct init_sym		syms[];
 };
 
-/* Readers walk it under RCU (kallsyms may ask from any context). */
+/* Walked under RCU: kallsyms may ask from any context. */
 static LIST_HEAD(init_syms_list);
 
 typedef void (*init_func_fn)(void *arg, unsigned long fstart,
 			     unsigned long size, const char *name);
 
-/*
- * Call @fn for each distinct function with a call site of @g in
- * [@start, @end) that kallsyms still names.
- */
+/* Each distinct function with a site of @g in [@start, @end) that kallsyms names. */
 static unsigned int walk_init_funcs(struct ftrace_group *g, unsigned long start,
 				    unsigned long end, char *buf,
 				    init_func_fn fn, void *arg)
@@ -90,10 +80,9 @@ static void fill_name(void *arg, unsigned long fstart, unsigned long size,
 	struct init_sym *s;
 
 	/*
-	 * Both walks run under ftrace_lock on text kallsyms still names, so
-	 * they see the same functions; never trust that with the buffer.
-	 * (memcpy of the exact length: strscpy() may store whole words up
-	 * to its size argument, past the end of the last name.)
+	 * Both walks should see the same functions; never trust that with
+	 * the buffer.  memcpy() of the exact length: strscpy() may store
+	 * whole words past the end of the last name.
 	 */
 	if (st->is->count == st->max || len > st->names_room - st->names_len)
 		return;
@@ -111,8 +100,7 @@ static void fill_name(void *arg, unsigned long fstart, unsigned long size,
  * @start: start of the init text about to be freed
  * @end: its end
  *
- * Called while kallsyms still knows the names, before the records are
- * retired.  Without memory the names are simply not kept.
+ * Call while kallsyms still knows the names.  Without memory they are not kept.
  *
  * Context: ftrace_lock held.
  */
@@ -140,9 +128,8 @@ void ftrace_save_init_syms(struct ftrace_group *g, unsigned long start,
 	st.names_len = 0;
 	walk_init_funcs(g, start, end, buf, fill_name, &st);
 	/*
-	 * Newest first: a later module's init text may reuse the range of
-	 * an earlier one's, and its names are the ones that address means
-	 * now (stock searches its list in the same order).
+	 * Newest first: a later module's init text may reuse an earlier
+	 * one's range, and its names are what that address means now.
 	 */
 	list_add_rcu(&st.is->list, &init_syms_list);
 out:
@@ -168,12 +155,10 @@ void ftrace_drop_init_syms(struct module *mod)
 	}
 }
 
-/* The function of @is holding @addr, or NULL. */
 static struct init_sym *init_sym_find(struct init_syms *is, unsigned long addr)
 {
 	unsigned int lo = 0, hi = is->count;
 
-	/* The last function starting at or before @addr */
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
 
@@ -275,10 +260,7 @@ int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
 	return ret;
 }
 
-/*
- * The symbols kallsyms never names a module address after: unnamed ones,
- * local labels and ARM mapping symbols ($a, $d, $x...).
- */
+/* Symbols kallsyms never names a module address after ($a, $d, $x, .L...). */
 static bool sym_unnamed(const char *name)
 {
 	return !name[0] || (name[0] == '.' && name[1] == 'L') ||
@@ -291,16 +273,9 @@ static bool sym_unnamed(const char *name)
  * @mod: the module, past its formation and before its init has run
  * @count: set to the number of addresses
  *
- * kallsyms finds the symbol of a module address by walking every symbol
- * of the module, so asking it about each call site costs sites x symbols
- * (a module of 1,000 functions: 27 million of the 31.7 million
- * instructions its load took).  With the addresses kallsyms would
- * consider, sorted, the symbol below each of the module's sorted sites is
- * found by one merge.
- *
- * The module's own table is read, not every module's: before its init
- * the loader's thread is the only one that replaces it (with the core
- * symbols, after init), so it stays put while we read it.
+ * kallsyms walks every symbol of a module per lookup; with these sorted,
+ * one merge finds the symbol below each sorted site.  Before init only
+ * the loader's thread replaces the module's table, so it stays put.
  *
  * Return: the array, to be kvfree()d, or NULL without memory.
  */
