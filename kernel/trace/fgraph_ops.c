@@ -1,18 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The graph core's users: registering one, giving every task a return
- * stack, the ftrace_ops that hooks the calls, sleep time, and the switch
- * that stops the graph for good.
- *
- * One user at a time (the function_graph tracer, the irqsoff/wakeup
- * tracers' graph mode, the profiler, the boot self-test); a second gets
- * -EBUSY, as upstream.  The hooked sites are those of the top-level
- * set_ftrace_filter / set_ftrace_notrace: the graph ops shares
- * global_ops' hashes.
- *
- * Locking: ftrace_lock serialises registration with the core.  The call
- * path reads fgraph_user once per entry and once per return, without a
- * lock.
+ * The graph core's users: registering one (one at a time; a second gets
+ * -EBUSY), giving every task a return stack, sleep time, and the switch
+ * that stops the graph for good.  The graph ops shares global_ops' hashes,
+ * so the top-level filter files choose the hooked sites.
  */
 #include <linux/cpu.h>
 #include <linux/ftrace.h>
@@ -26,7 +17,7 @@
 #include "trace.h"
 #include "ftrace_internal.h"
 
-/* Tasks given a stack per pass of the task walk, allocated beforehand. */
+/* Allocated before each pass of the task walk, which cannot sleep. */
 #define STACK_BATCH	32
 
 DEFINE_STATIC_KEY_FALSE(kill_ftrace_graph);
@@ -35,16 +26,11 @@ EXPORT_SYMBOL_GPL(kill_ftrace_graph);
 struct fgraph_ops *fgraph_user __read_mostly;
 bool fgraph_stacks_wanted __read_mostly;
 
-/*
- * Giving a task on the task list its stack: the task walk and the
- * task_newtask probe can both find the same new child without one.
- */
+/* The task walk and the task_newtask probe may both find one new child. */
 static DEFINE_RAW_SPINLOCK(fgraph_give_lock);
 
-/* The task_newtask probe is registered (once, for good). */
 static bool fgraph_newtask_on;
 
-/* sleep-time: a hooked call's duration includes the time it slept */
 static bool fgraph_sleep_time = true;
 
 static struct ftrace_ops graph_ops = {
@@ -69,14 +55,13 @@ int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace)
  * ftrace_graph_stop - stop hooking calls, for good
  *
  * For a corrupted return stack or a self-test that saw the graph hang.
- * Calls already hooked still return through the handler.
  */
 void ftrace_graph_stop(void)
 {
 	static_branch_enable(&kill_ftrace_graph);
 }
 
-/* Give @t @stack unless it has one by now.  Return: whether it did. */
+/* Return: whether @t was given @stack. */
 static bool give_if_none(struct task_struct *t, struct ftrace_ret_stack *stack)
 {
 	bool given = false;
@@ -91,21 +76,17 @@ static bool give_if_none(struct task_struct *t, struct ftrace_ret_stack *stack)
 }
 
 /*
- * A child checks fgraph_stacks_wanted in ftrace_graph_init_task(), early
- * in copy_process(), but is linked on the task list much later, after
- * copy_mm(), which can sleep (a userfaultfd fork event waits for its
- * reader).  A registration that raises the flag and walks the list in
- * between misses the child, which would then never be hooked.
- * task_newtask fires after the link and before the child first runs.
- * The barrier pairs with the one in register_ftrace_graph(): either the
- * walk finds the linked child or this finds the flag raised.
+ * A child checks fgraph_stacks_wanted early in copy_process() but is
+ * linked on the task list after copy_mm(), which can sleep: a
+ * registration in between would miss it.  task_newtask fires after the
+ * link, before the child runs.  The barrier pairs with the one in
+ * register_ftrace_graph().
  */
 static void fgraph_newtask(void *ignore, struct task_struct *t,
 			   unsigned long clone_flags)
 {
 	struct ftrace_ret_stack *stack;
 
-	/* The child's link before the flag's read: see above. */
 	smp_mb();
 	if (!READ_ONCE(fgraph_stacks_wanted) || READ_ONCE(t->ret_stack))
 		return;
@@ -116,10 +97,8 @@ static void fgraph_newtask(void *ignore, struct task_struct *t,
 }
 
 /*
- * Register the task_newtask probe the first time a graph user comes.  It
- * stays: with no user it reads a flag and returns.  After the grace
- * period every copy_process() that has not yet reached the tracepoint
- * calls it, and every one that has was linked before the flag goes up.
+ * Registered once and kept.  After the grace period every copy_process()
+ * either calls it or was linked before the flag goes up.
  */
 static int fgraph_newtask_probe(void)
 {
@@ -136,13 +115,8 @@ static int fgraph_newtask_probe(void)
 }
 
 /*
- * Give every task without a return stack one.  Stacks are allocated in
- * batches outside the task walk (it runs under RCU and cannot sleep),
- * and the walk is repeated until it finds no task left without one.
- * Tasks forked meanwhile get theirs from ftrace_graph_init_task(), which
- * checks fgraph_stacks_wanted, raised before the first walk, or from
- * fgraph_newtask() if they were forked before it was raised and linked
- * after the walk passed.
+ * Repeat the walk until no task is left without a stack.  Tasks forked
+ * meanwhile get theirs from ftrace_graph_init_task() or fgraph_newtask().
  */
 static int give_all_tasks_stacks(void)
 {
@@ -182,10 +156,9 @@ full:
 	} while (more);
 
 	/*
-	 * Idle tasks are not on the task list.  A CPU coming up gets its idle
-	 * task's stack from fgraph_idle_prepare(), which may have read
-	 * fgraph_stacks_wanted before it was set: with hotplug held off, that
-	 * CPU is either online here or not yet prepared.
+	 * Idle tasks are not on the task list.  With hotplug held off, a
+	 * CPU is either online here or not yet prepared by
+	 * fgraph_idle_prepare().
 	 */
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
@@ -197,10 +170,7 @@ full:
 	return 0;
 }
 
-/*
- * With sleep-time off, the time a task spent switched out is taken out of
- * its hooked calls by moving their call times forward when it comes back.
- */
+/* With sleep-time off, move call times forward by the time switched out. */
 static void fgraph_sched_switch(void *ignore, bool preempt,
 				struct task_struct *prev,
 				struct task_struct *next,
@@ -230,15 +200,11 @@ void ftrace_graph_sleep_time_control(bool enable)
 }
 
 /*
- * Hibernation saves memory from inside a hooked call (swsusp_save()): the
- * image holds the hibernating task's return stack as it was then, and on
- * resume that task would return through entries of calls it has already
- * left.  Its calls are not hooked from the notice until it is over, as
- * upstream does.  The notifier stays registered for good, unlike
- * upstream's: user space runs between the two notices, and a graph user
- * registered or gone in between would otherwise see only one of them and
- * leave the task's pause count off by one for its life.  (Not exercised
- * here: the test configs have no CONFIG_HIBERNATION.)
+ * The hibernation image holds the hibernating task's return stack from
+ * inside a hooked call; on resume it would return through entries of
+ * calls it has left, so its calls are not hooked meanwhile.  Registered
+ * for good: a graph user coming or going between the two notices would
+ * leave the pause count off by one.
  */
 static int fgraph_pm_notify(struct notifier_block *nb, unsigned long state,
 			    void *unused)
@@ -288,7 +254,6 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 	ret = give_all_tasks_stacks();
 	if (ret)
 		goto unwanted;
-	/* Only a registered user's calls need their sleep time taken out. */
 	ret = register_trace_sched_switch(fgraph_sched_switch, NULL);
 	if (ret)
 		goto unwanted;
@@ -310,9 +275,8 @@ out:
  * unregister_ftrace_graph - stop hooking calls for a graph user
  * @gops: the user
  *
- * When this returns no CPU runs @gops' entry callback; calls hooked
- * before return without calling its return callback.  Tasks keep their
- * stacks (freed when they exit) for the next user.
+ * On return no CPU runs @gops' callbacks; calls hooked before return
+ * without calling its return callback.  Tasks keep their stacks.
  */
 void unregister_ftrace_graph(struct fgraph_ops *gops)
 {

@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The function profiler's graph mode: with the graph tracer built, the
- * profiler is a graph user, so that each call's duration can be summed
- * beside its hit count.
- *
- * graph-time on (the default): a function's time includes the functions
- * it calls.  Off: each return hands its duration to its caller's
- * subtime, and a function's own subtime is taken out of its duration, so
- * the profile shows self time.
+ * The function profiler's graph mode, which sums each call's duration
+ * beside its hit count.  With graph-time off, each return hands its
+ * duration to its caller's subtime, so the profile shows self time.
  */
 #include <linux/ftrace.h>
 #include <linux/seq_file.h>
@@ -48,15 +43,12 @@ static void profile_graph_return(struct ftrace_graph_ret *trace)
 	/* An interrupt's calls on this CPU must not tear the sums. */
 	local_irq_save(flags);
 	if (!READ_ONCE(profile_graph_time)) {
-		/* This call's entry is index 0 until its return callback ends. */
+	/* This call's entry is index 0 until its return callback ends. */
 		self = ftrace_graph_get_ret_stack(current, 0);
 		parent = ftrace_graph_get_ret_stack(current, 1);
 		if (parent)
 			parent->subtime += t;
-		/*
-		 * Children that took the whole call (clock skew, sleep time
-		 * taken out) leave it no time of its own, as in stock.
-		 */
+		/* Children may take the whole call (clock skew, sleep time). */
 		t = self && self->subtime < t ? t - self->subtime : 0;
 	}
 	/* The entry may have counted the hit on another CPU. */
@@ -76,7 +68,7 @@ static struct fgraph_ops profile_gops = {
 /**
  * fgraph_profile_start - start profiling as a graph user
  *
- * Return: 0, or -EBUSY while another graph user (function_graph) runs.
+ * Return: 0, or -EBUSY while another graph user runs.
  */
 int fgraph_profile_start(void)
 {
@@ -118,9 +110,8 @@ void fgraph_profile_show_times(struct seq_file *m, struct profile_slot *s)
 	if (n)
 		avg = div64_u64(s->time, n);
 	/*
-	 * Sample variance, n * sum(x^2) - sum(x)^2 over n * (n - 1), in ns^2;
-	 * divided by 1000 more so that the duration printer's ns -> us
-	 * shows it in us^2.
+	 * Sample variance in ns^2, divided by 1000 more so that the
+	 * duration printer's ns -> us shows it in us^2.
 	 */
 	if (n > 1)
 		var = div64_u64(n * s->time_sq - s->time * s->time,
