@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * set_graph_function and set_graph_notrace: which functions the graph
- * tracers start tracing at, and which they leave out with everything they
- * call.  trace.h reads the two hashes on every hooked entry.
- *
- * The files are filter files like set_ftrace_filter (same parser, same
- * one-pass matching, each write all or nothing, a failed ">" keeps the
- * set) of a private ops that is never registered: its hashes are the two
- * graph hashes, and committing an edit publishes the new hash to the
- * readers in trace.h instead of re-patching sites.
+ * set_graph_function and set_graph_notrace: filter files of a private ops
+ * that is never registered.  Committing an edit publishes the new hash to
+ * the graph tracers' readers in trace.h instead of re-patching sites.
  */
 #include <linux/ftrace.h>
 #include <linux/init.h>
@@ -62,12 +56,7 @@ int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash)
 		rcu_assign_pointer(h->notrace_hash, hash);
 	else
 		rcu_assign_pointer(h->filter_hash, hash);
-	/*
-	 * Readers run with preemption disabled in the graph entry callback,
-	 * also on the idle path, where RCU does not watch: the old set goes
-	 * after an RCU-tasks-rude grace period, which the writer need not
-	 * wait for.
-	 */
+	/* Readers may run where RCU is not watching (idle): RCU-tasks-rude. */
 	ftrace_hash_free_rude(old);
 	return 0;
 }
@@ -78,10 +67,8 @@ int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash)
  * @start: first address
  * @end: end of the range (exclusive)
  *
- * Otherwise a function loaded later at a gone one's address would be
- * traced (or left out) by the old entry.  A set_graph_function emptied
- * this way keeps selecting nothing, as the purge of set_ftrace_filter
- * does: read as empty, it must not start tracing every function.
+ * So that a function loaded later at the same address is not selected by
+ * the old entry.  An emptied set_graph_function still selects nothing.
  *
  * Context: ftrace_lock held.
  */

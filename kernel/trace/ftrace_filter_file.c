@@ -1,22 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The write side of set_ftrace_filter and set_ftrace_notrace (and of the
- * graph filter files, which share it): one client of the core's filter
- * editor (ftrace_filter.c).
- *
- * A file opened for writing edits a private copy of its hash that is
- * committed when it is closed.  Each write is all or nothing: if one of
- * its patterns matches no function the write fails with -EINVAL and the
- * copy is left as it was.  Opening with O_TRUNC (">") replaces the set,
- * unless a write failed and none applied a name (a name left open at the
- * close is applied then): then the set is kept as it was.
- *
- * A file of a trace array also takes what only tracefs has: commands
- * ("func:traceon:5", ftrace_probe.c) and ":mod:" entries for modules not
- * loaded yet, remembered in the trace array's cache until one is.  These
- * come to the editor as its extension (struct ftrace_filter_edit_ext).
- * The session edits a copy of the cache too ("!f:mod:m" forgets what any
- * earlier session remembered), committed with the hash.
+ * The write side of set_ftrace_filter, set_ftrace_notrace and the graph
+ * filter files.  An open for writing edits a private copy committed at
+ * close; each write is all or nothing.  A trace array's file also takes
+ * commands and ":mod:" entries for modules not loaded yet, through the
+ * editor's extension.
  */
 #include <linux/kallsyms.h>
 #include <linux/sizes.h>
@@ -27,18 +15,15 @@
 #include "ftrace_files.h"
 
 /*
- * The longest token a filter file takes: a symbol as kallsyms prints it,
- * with room for wildcards.  Stock's limit to the byte, so that a script
- * refused by one kernel is refused by the other.
+ * A symbol as kallsyms prints it, with room for wildcards: scripts rely
+ * on which tokens are refused.
  */
 #define FILTER_TOKEN_MAX	(KSYM_SYMBOL_LEN + 4)
 
 /*
- * How far one write is parsed (then to the end of the token it is in): a
- * longer write is taken in pieces, each a short write that the writer's
- * stdio or loop finishes.  A write costs memory for its text and one
- * pattern per token, so a gigabyte of names in one write() would need
- * dozens of gigabytes at once; stock takes one token per write().
+ * A longer write is taken in pieces (short writes the writer's stdio
+ * finishes), so that one huge write() cannot need memory for all of its
+ * text and patterns at once.
  */
 #define FILTER_WRITE_CHUNK	SZ_64K
 
@@ -66,11 +51,7 @@ static struct list_head *file_cache(struct ftrace_filter_file *ff)
 	return ff->edit.notr ? &ff->tr->mod_notrace : &ff->tr->mod_trace;
 }
 
-/*
- * The session's ":mod:" entries replace the trace array's cache: they
- * began as a copy of it (or empty, with O_TRUNC), so what the session
- * forgot ("!*:mod:m") is forgotten and what it added is kept.
- */
+/* The session's entries began as a copy of the cache, so they replace it. */
 static void file_commit(struct ftrace_filter_edit *e)
 {
 	struct ftrace_filter_file *ff = edit_file(e);
@@ -187,17 +168,12 @@ static ssize_t regex_write(struct file *file, const char __user *ubuf,
 		return -EBADF;
 	if (!cnt)
 		return 0;
-	/*
-	 * The parser and the edit are the file's: write() serialises its
-	 * callers on the file position, pwrite() and io_uring do not.
-	 */
+	/* pwrite() and io_uring do not serialise on the file position. */
 	mutex_lock(&ff->lock);
 	/*
-	 * Collect the complete tokens of this write, then apply them at once.
-	 * The first may have begun in an earlier write (trace-cmd writes a
-	 * name, then the space that ends it): room for what the parser holds
-	 * from then, this write up to the chunk and a token past it, a space
-	 * after each token and the NUL.
+	 * The first token may have begun in an earlier write: room for what
+	 * the parser holds, this write up to the chunk and a token past it,
+	 * a space after each token and the NUL.
 	 */
 	text = kvmalloc(parser->idx + min_t(size_t, cnt, FILTER_WRITE_CHUNK + parser->size) + 2,
 			GFP_KERNEL);
@@ -240,11 +216,7 @@ static ssize_t regex_write(struct file *file, const char __user *ubuf,
 	return done;
 
 failed:
-	/*
-	 * Nothing of a failed write applies, the start of a name it left
-	 * open included: a later write must not complete it, nor the close
-	 * apply it.
-	 */
+	/* Nothing of a failed write applies, not even a name it left open. */
 	trace_parser_clear(parser);
 	ff->failed = true;
 	mutex_unlock(&ff->lock);
@@ -258,10 +230,8 @@ failed:
  * @cnt: their length
  * @ppos: file position
  *
- * Return: the bytes taken: @cnt, or for a write longer than
- * %FILTER_WRITE_CHUNK the part of it up to a token's end past that (the
- * caller writes the rest again); or a negative errno (then nothing of
- * this write applies).
+ * Return: the bytes taken (a long write is taken in pieces), or a
+ * negative errno, and then nothing of this write applies.
  */
 ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
 			    size_t cnt, loff_t *ppos)
@@ -289,8 +259,11 @@ ssize_t ftrace_notrace_write(struct file *file, const char __user *ubuf,
  * @inode: the file's inode
  * @file: the file
  *
- * Return: 0 (an error installing the edit is logged, not returned: close
- * cannot report it to a shell).
+ * An O_TRUNC open replaces the set, unless a write failed and none
+ * applied a name: then the set is kept as it was.
+ *
+ * Return: 0; an error installing the edit is logged, as close cannot
+ * report it to a shell.
  */
 int ftrace_regex_release(struct inode *inode, struct file *file)
 {
@@ -300,7 +273,6 @@ int ftrace_regex_release(struct inode *inode, struct file *file)
 	int ret;
 
 	if (ff->editing) {
-		/* A last token without a trailing newline */
 		if (trace_parser_loaded(parser) && !parser->fail) {
 			parser->buffer[parser->idx] = '\0';
 			if (ftrace_filter_edit_text(&ff->edit, parser->buffer))
