@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Filter commands ("func:traceoff:3", "func:enable_event:sched:sched_switch")
- * and the function probes behind them, the per-address data maps those
- * probes keep, and the ":mod:" entries remembered for modules that are not
- * loaded yet.
- *
- * A probe is one (trace array, probe_ops) pair with its own ftrace_ops
- * whose filter is the set of functions it was set on.
+ * Filter commands ("func:traceoff:3") and the function probes behind
+ * them, each one (trace array, probe_ops) pair with its own ftrace_ops;
+ * the per-address data maps probes keep; and ":mod:" entries remembered
+ * for modules not loaded yet.
  */
 #include <linux/seq_file.h>
 #include <linux/module.h>
@@ -101,9 +98,8 @@ static void map_free_rcu(struct rcu_head *rcu)
  * @mapper: the map
  * @ip: the address
  *
- * The probe's callback for another address of the same bucket may be
- * walking past this entry: it is unlinked for RCU readers and freed
- * after a grace period that covers callbacks where RCU does not watch.
+ * The callback for another address of the bucket may be walking past the
+ * entry, maybe where RCU is not watching: freed after RCU-tasks-rude.
  *
  * Return: its data, or NULL.
  */
@@ -228,15 +224,14 @@ int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
 
 struct ftrace_func_probe;
 
-/* ->free() calls that are due once ftrace_lock is released. */
 struct probe_free {
-	struct list_head		list;	/* in probe_frees */
+	struct list_head		list;
 	struct ftrace_func_probe	*probe;
 	struct ftrace_hash		*ips;	/* NULL: all, then the probe */
 };
 
 struct ftrace_func_probe {
-	struct list_head	list;		/* in tr->func_probes */
+	struct list_head	list;
 	struct ftrace_probe_ops	*probe_ops;
 	struct ftrace_ops	ops;
 	struct trace_array	*tr;
@@ -245,15 +240,11 @@ struct ftrace_func_probe {
 };
 
 /*
- * A probe's ->free() may take ftrace_lock: an enable_event probe whose
- * last reference goes unregisters its event, and a kprobe event on a
- * function's entry is an ftrace ops that then unregisters.  So ->free()
- * runs after ftrace_lock is released, from the list below.  probe_mutex,
- * taken before ftrace_lock, keeps ->init(), ->free() and ->print() of a
- * probe's data apart (the maps are not safe against concurrent writers)
- * and owns the list.  (Stock calls ->free() under ftrace_lock at
- * "!func:enable_event:kprobes:ev", which its code says waits for itself
- * there: read, not run.)
+ * A probe's ->free() may take ftrace_lock (an enable_event probe may
+ * unregister a kprobe event, itself an ftrace ops), so it runs after
+ * ftrace_lock is released, from probe_frees.  probe_mutex, taken before
+ * ftrace_lock, keeps ->init(), ->free() and ->print() apart: the maps are
+ * not safe against concurrent writers.
  */
 static DEFINE_MUTEX(probe_mutex);
 static LIST_HEAD(probe_frees);
@@ -329,7 +320,6 @@ static struct ftrace_func_probe *find_probe(struct trace_array *tr,
 	return NULL;
 }
 
-/* The call sites whose function matches @glob. */
 static struct ftrace_hash *glob_sites(char *glob, int *err)
 {
 	struct ftrace_hash *hash = ftrace_hash_alloc(1);
@@ -356,9 +346,8 @@ fail:
 }
 
 /*
- * Queue the ->free() calls of @ips (NULL: the whole probe, which is off
- * its trace array's list) for ftrace_probes_unlock(), in order: a probe
- * may lose sites and then go in one locked update.
+ * Queue in order: a probe may lose sites and then go in one locked
+ * update.  @pf NULL: the whole probe, which is off its trace array's list.
  */
 static void probe_free_later(struct ftrace_func_probe *probe, struct probe_free *pf)
 {
@@ -421,12 +410,9 @@ int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 		goto undo;
 	ret = 0;
 	/*
-	 * A function is in the new filter exactly when ->init() has run for
-	 * it: the filter entry comes first (it may fail), and goes again if
-	 * ->init() fails.  A failure keeps the functions added before it,
-	 * whose data ->init() has linked to the caller's: undoing them
-	 * through ->free() would release what the caller frees on an error
-	 * (trace_events.c's event probes).
+	 * A function is in the filter exactly when ->init() has run for it.
+	 * A failure keeps the functions added before it: their data is
+	 * linked to the caller's, which the caller frees on an error.
 	 */
 	ftrace_hash_for_each(sites, i, entry) {
 		if (ftrace_lookup_ip(filter, entry->ip))
@@ -443,18 +429,14 @@ int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 	}
 added:
 	if (!count) {
-		/* No match, or every match has the probe already. */
 		ftrace_hash_free(filter);
 		ret = ret < 0 ? ret : -EINVAL;
 		goto undo;
 	}
 	/*
-	 * Past ->init() the registration stands.  ftrace was alive when the
-	 * lock was taken, so these can fail only by ftrace dying in this
-	 * very update, which the log reports: the probe then keeps its new
-	 * functions and their data (unregistered if ftrace_startup() gave
-	 * up), as a success leaves them, since on an error the caller frees
-	 * the data they point to.
+	 * Past ->init() the registration stands: these fail only if ftrace
+	 * dies in this very update, and the probe then keeps its functions,
+	 * whose data the caller would free on an error.
 	 */
 	if (!ftrace_ops_set_hashes(&probe->ops, filter, NULL) &&
 	    !ftrace_ops_registered(&probe->ops))
@@ -475,10 +457,9 @@ unlock:
 }
 
 /*
- * Take @remove's sites off a probe, and free their data (after
- * ftrace_lock) once no CPU can be in the probe's callback for them; free
- * the probe when none are left.  Return: 0, or -ENOMEM with nothing
- * changed.
+ * Take @remove's sites off a probe, freeing their data once no CPU can be
+ * in its callback for them; the probe goes with its last site.
+ * Return: 0, or -ENOMEM with nothing changed.
  */
 static int probe_remove(struct ftrace_func_probe *probe, struct ftrace_hash *remove)
 {
@@ -512,12 +493,9 @@ static int probe_remove(struct ftrace_func_probe *probe, struct ftrace_hash *rem
 			ftrace_hash_remove(filter, entry->ip);
 		ftrace_ops_set_hashes(&probe->ops, filter, NULL);
 		/*
-		 * The re-patch stops new calls to the probe on those sites,
-		 * but a CPU may still be in its callback for one of them
-		 * (preemption off, maybe where RCU does not watch), or a task
-		 * preempted in the probe's own trampoline, before the
-		 * callback: both may read the data freed below.  The waits
-		 * of ops_unlink() for a dynamic ops.
+		 * A CPU may still be in the callback for one of the sites, or
+		 * a task preempted in the probe's trampoline: wait as
+		 * ops_unlink() does for a dynamic ops.
 		 */
 		if (pf) {
 			synchronize_rcu_tasks_rude();
@@ -541,8 +519,8 @@ static int probe_remove(struct ftrace_func_probe *probe, struct ftrace_hash *rem
  * @tr: the trace array
  * @probe_ops: the probe
  *
- * Return: 0, -ENODEV if no such probe (as stock), -EINVAL if @glob matches
- * none of its functions, -ENOMEM.
+ * Return: 0, -ENODEV if no such probe, -EINVAL if @glob matches none of
+ * its functions, -ENOMEM.
  */
 int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 					  struct ftrace_probe_ops *probe_ops)
@@ -610,18 +588,12 @@ void clear_ftrace_function_probes(struct trace_array *tr)
  * @start: first address
  * @end: end of the range (exclusive)
  *
- * A probe's function carries data besides its filter entry: a count, or
- * for enable_event a reference that keeps the event soft-enabled.  Only
- * ->free() gives that back, so the functions are removed as a
- * "!func:cmd" write would remove them, and a probe left with none goes.
- * Dropping just the address (as ftrace_purge_group() does for an ops)
- * left the data behind, unreachable: the event stayed soft-enabled, and
- * the same probe set on the module loaded again got EBUSY from its map.
- * Without memory the generic purge still takes the addresses out.
+ * A probe's function carries data (a count, an event's soft-enable
+ * reference) that only ->free() gives back, so the functions are removed
+ * as a "!func:cmd" write would remove them, not just their addresses.
  *
- * Context: event_mutex (event probes' ->free()), trace_types_lock,
- * ftrace_probes_lock() and ftrace_lock held; ftrace_probes_unlock() runs
- * the ->free() calls.
+ * Context: event_mutex, trace_types_lock, ftrace_probes_lock() and
+ * ftrace_lock held; ftrace_probes_unlock() runs the ->free() calls.
  */
 void ftrace_probes_purge(struct trace_array *tr, struct ftrace_group *g,
 			 unsigned long start, unsigned long end)
@@ -768,7 +740,6 @@ void ftrace_mod_cache_show(struct seq_file *m, struct list_head *head)
 		seq_printf(m, "%s:mod:%s\n", ml->func, ml->module);
 }
 
-/* Apply one list's entries for @mod to an ops hash. */
 static void mod_apply(struct trace_array *tr, struct module *mod, bool notr)
 {
 	struct list_head *head = notr ? &tr->mod_notrace : &tr->mod_trace;
