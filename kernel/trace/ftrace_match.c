@@ -1,19 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Matching filter patterns against the names of call sites.
- *
- * One write to set_ftrace_filter may carry thousands of names.  Matching
- * each name against every record would cost names x records symbol
- * lookups; instead all the patterns of a write are matched in a single
- * pass over the records, exact names through a hash of strings, so the
- * cost is one name per record plus the globs; the kernel's records get
- * their names from one walk of kallsyms beside them, not one lookup each.
- *
- * A write of names and prefixes only ("name", "prefix*"; no other glob,
- * no position) does not even need that pass over the kernel's own
- * records, the bulk of them: each name or prefix is looked up in
- * kallsyms' index of names, and only the records at the symbols found
- * have their name checked.
+ * Matching filter patterns against the names of call sites.  All the
+ * patterns of one write are matched in a single pass over the records
+ * (exact names through a hash of strings), the kernel's records named by
+ * one walk of kallsyms beside them; a write of names and prefixes only is
+ * matched through kallsyms' index of names instead.
  */
 #include <linux/kallsyms.h>
 #include <linux/module.h>
@@ -40,9 +31,8 @@ void ftrace_glob_parse(struct ftrace_glob *g, char *str)
 	g->type = filter_parse_regex(str, strlen(str), &g->search, &not);
 	g->len = strlen(g->search);
 	/*
-	 * Positions count from 1: 0 selects nothing.  Users' scripts were
-	 * written against simple_strtoul(..., 0): "0x1f" is 31, "010" is 8,
-	 * "5abc" is 5.  kstrtoul() would reject what they rely on.
+	 * Positions count from 1: 0 selects nothing.  simple_strtoul(), not
+	 * kstrtoul(): scripts rely on "0x1f", "010" and "5abc" being taken.
 	 */
 	g->pos = 0;
 	if (g->type == MATCH_INDEX)
@@ -77,10 +67,8 @@ bool ftrace_glob_match(const struct ftrace_glob *g, const char *name)
 }
 
 /*
- * What one pass over the records looks up per record: exact names in a
- * hash of strings, and positions (a number written to the file selects
- * the N-th line of available_filter_functions, as trace-cmd does) in an
- * array sorted by position that the pass walks forward.
+ * Exact names in a hash of strings; positions (the N-th line of
+ * available_filter_functions) sorted, for the pass to walk forward.
  */
 struct exact_node {
 	struct hlist_node	node;
@@ -203,9 +191,8 @@ static void candidate(struct ftrace_pattern *pat, unsigned int order,
 }
 
 /*
- * The patterns are applied in the order they were written; for one
- * record the last pattern that matches it decides.  @pos is the record's
- * line in available_filter_functions, counted from 1, and grows from one
+ * For one record the last pattern written that matches it decides.  @pos
+ * is the record's line in available_filter_functions; it grows from one
  * call to the next.
  */
 static struct ftrace_pattern *last_match(struct list_head *patterns,
@@ -237,7 +224,6 @@ static struct ftrace_pattern *last_match(struct list_head *patterns,
 	return best;
 }
 
-/* Apply one pattern's verdict on one record. */
 static int apply(struct ftrace_pattern *pat, struct ftrace_hash *hash, unsigned long ip)
 {
 	if (pat->remove) {
@@ -248,12 +234,8 @@ static int apply(struct ftrace_pattern *pat, struct ftrace_hash *hash, unsigned 
 }
 
 /*
- * The prefixes of a write are matched through kallsyms' index of names
- * when together they start at most this many symbols' names.  Each
- * symbol found costs a lookup of its records' names (a binary search and
- * an expansion), where the pass expands every symbol's name once, in
- * order: beyond a few thousand symbols (of 60,000 to 150,000) the pass
- * costs less.
+ * Beyond this many symbols started by a write's prefixes, one pass over
+ * every symbol costs less than a lookup per symbol found.
  */
 #define PREFIX_BY_NAME_MAX	2048
 
@@ -264,10 +246,7 @@ static int count_symbol(void *data, const char *name, unsigned long addr)
 	return ++*n > PREFIX_BY_NAME_MAX;
 }
 
-/*
- * Whether @pat is a prefix, and the symbols it starts, with the @n that
- * the write's earlier prefixes start, are few enough.
- */
+/* Whether @pat is a prefix that, with @n from earlier prefixes, starts few symbols. */
 static bool few_with_prefix(const struct ftrace_pattern *pat, unsigned int *n)
 {
 	return pat->func.type == MATCH_FRONT_ONLY && pat->func.len &&
@@ -275,10 +254,9 @@ static bool few_with_prefix(const struct ftrace_pattern *pat, unsigned int *n)
 }
 
 /*
- * Whether the kernel's records can be matched by name lookups alone:
- * every pattern that admits them is an exact name or a prefix of few
- * symbols, and none is a position (positions count every record, so
- * they need the pass).
+ * Whether the kernel's records can be matched by name lookups alone: no
+ * position (they count every record) and no pattern admitting them other
+ * than exact names and prefixes of few symbols.
  */
 static bool kernel_by_name(struct list_head *patterns)
 {
@@ -301,16 +279,10 @@ struct by_name {
 };
 
 /*
- * The records of the symbol @sym at @addr, for a pattern that matches
- * @sym.  A record takes the name of the last symbol at or below it (the
- * first of aliases at one address), so the records of this symbol are
- * the first ones from @addr on that the lookup places in the symbol at
- * @addr under the name @sym; the same lookup a pass would make decides,
- * and aliases come out as in a pass: of two aliases that both match a
- * prefix, only the one the lookup gives takes the records.  The symbol's
- * start is checked too: two functions of one name can follow each other
- * with no traceable function between them (arm64's two gic_handle_irq,
- * both in .irqentry.text), and each must count its own records only.
+ * A record takes the name of the last symbol at or below it (the first
+ * alias), so the same lookup a pass would make decides, and aliases come
+ * out as in a pass.  The symbol's start is checked too: two functions of
+ * one name can follow each other with no traceable function between them.
  */
 static int by_name_records(struct by_name *bn, unsigned long addr, const char *sym)
 {
@@ -344,7 +316,6 @@ static int by_name_records(struct by_name *bn, unsigned long addr, const char *s
 	return 0;
 }
 
-/* kallsyms_on_each_match_symbol() callback: a symbol of the pattern's name. */
 static int by_name_symbol(void *data, unsigned long addr)
 {
 	struct by_name *bn = data;
@@ -352,16 +323,12 @@ static int by_name_symbol(void *data, unsigned long addr)
 	return by_name_records(bn, addr, bn->pat->func.search);
 }
 
-/* kallsyms_on_each_prefix_symbol() callback: a symbol the prefix starts. */
 static int by_prefix_symbol(void *data, const char *name, unsigned long addr)
 {
 	return by_name_records(data, addr, name);
 }
 
-/*
- * The kernel's records, by name: the patterns in the order written, so
- * that for a record the last one that names it decides, as in a pass.
- */
+/* In the order written, so that the last pattern naming a record decides. */
 static int match_kernel_by_name(struct list_head *patterns, struct ftrace_hash *hash,
 				char *buf)
 {
@@ -384,23 +351,15 @@ static int match_kernel_by_name(struct list_head *patterns, struct ftrace_hash *
 }
 
 /*
- * Naming the records of a group, in order.  A module's records are named
- * one lookup each (kallsyms_lookup(): a binary search, then a walk of up
- * to 255 compressed names from the nearest marker, then the expansion).
- * The kernel's records, most of them, are named by walking kallsyms once
- * in address order beside them, expanding each symbol's name once: a
- * record takes the name of the last symbol at or below it, the first of
- * aliases at one address, as kallsyms_lookup() would give it.
+ * A module's records are named one kallsyms lookup each; the kernel's
+ * by walking kallsyms once in address order beside them, as
+ * kallsyms_lookup() would name each.
  */
 struct name_walk {
-	/* Called for each record; non-zero stops the walk and is returned. */
+	/* Non-zero stops the walk and is returned. */
 	int			(*fn)(struct name_walk *w, struct dyn_ftrace *rec,
 				      const char *name, unsigned long sym);
-	/*
-	 * If set, called for each further name at the address of the symbol
-	 * in hand (an alias), before the records below the next symbol are
-	 * given that symbol's first name (vmlinux only).
-	 */
+	/* If set, called for each further name at the symbol's address (vmlinux only). */
 	void			(*alias)(struct name_walk *w, const char *name);
 	struct ftrace_group	*g;
 	unsigned int		next;		/* first record not yet named */
@@ -410,7 +369,6 @@ struct name_walk {
 	char			name[KSYM_NAME_LEN];
 };
 
-/* Name the records below @end with the symbol in hand. */
 static int walk_below(struct name_walk *w, unsigned long end)
 {
 	struct ftrace_group *g = w->g;
@@ -424,7 +382,6 @@ static int walk_below(struct name_walk *w, unsigned long end)
 	return w->next == g->count;
 }
 
-/* kallsyms_on_each_symbol() callback: the records below @addr are named. */
 static int walk_symbol(void *data, const char *name, struct module *mod, unsigned long addr)
 {
 	struct name_walk *w = data;
@@ -438,7 +395,7 @@ static int walk_symbol(void *data, const char *name, struct module *mod, unsigne
 		return 0;
 	}
 	strscpy(w->name, name, sizeof(w->name));
-	/* kallsyms_lookup() drops clang LTO's suffix too */
+	/* kallsyms_lookup() drops clang LTO's suffix too. */
 	llvm = IS_ENABLED(CONFIG_LTO_CLANG) ? strstr(w->name, ".llvm.") : NULL;
 	if (llvm)
 		*llvm = '\0';
@@ -447,7 +404,7 @@ static int walk_symbol(void *data, const char *name, struct module *mod, unsigne
 	return 0;
 }
 
-/* Name every record of @g in address order; the first non-zero fn() return. */
+/* Return: the first non-zero fn() return. */
 static int walk_group(struct name_walk *w, struct ftrace_group *g)
 {
 	unsigned long size, offset;
@@ -480,7 +437,6 @@ static int walk_group(struct name_walk *w, struct ftrace_group *g)
 	return w->ret;
 }
 
-/* One pass of a write's patterns over the records. */
 struct pass {
 	struct name_walk	walk;
 	struct list_head	*patterns;
@@ -514,7 +470,7 @@ static int pass_rec(struct name_walk *w, struct dyn_ftrace *rec, const char *nam
  *
  * Every pattern's ->hits counts the call sites it matched.
  *
- * Context: ftrace_lock held (the records do not change under us).
+ * Context: ftrace_lock held.
  * Return: 0, or -ENOMEM (then @hash is partly edited).
  */
 int ftrace_match_patterns(struct list_head *patterns, struct ftrace_hash *hash)
@@ -568,7 +524,7 @@ static int cmp_sym(const void *key, const void *elt)
 	return strcmp(key, *(const char * const *)elt);
 }
 
-/* Aliases of one address wanted by a lookup (four are seldom exceeded). */
+/* Wanted aliases of one address a lookup keeps. */
 #define LOOKUP_ALIASES	8
 
 struct lookup {
@@ -583,7 +539,6 @@ struct lookup {
 	size_t			alias[LOOKUP_ALIASES];
 };
 
-/* The wanted name @name, or NULL. */
 static const char **lookup_wanted(struct lookup *l, const char *name)
 {
 	return bsearch(name, l->syms, l->cnt, sizeof(*l->syms), cmp_sym);
@@ -618,8 +573,8 @@ static int lookup_rec(struct name_walk *w, struct dyn_ftrace *rec, const char *n
 }
 
 /*
- * Stock's lookup takes every name kallsyms has for a traceable function;
- * the walk names records after the first.  A wanted alias waits for the
+ * A traceable function may be wanted by any of its names, but the walk
+ * names records after the first alias: a wanted alias waits for the
  * records of its address.
  */
 static void lookup_alias(struct name_walk *w, const char *name)
@@ -644,14 +599,10 @@ static void lookup_alias(struct name_walk *w, const char *name)
  * @addrs: @cnt slots, filled with each function's start (its symbol's
  *	address, not the call site's), 0 where none was found
  *
- * For BPF's kprobe_multi links and fprobe: many names resolved at once.
- * One pass over the call-site records (their names from one walk of
- * kallsyms for vmlinux) with a binary search of the names per record, so
- * only functions ftrace can trace are found, in vmlinux and in loaded
- * modules alike.  A vmlinux function is found by any of its names
- * (aliases too, up to LOOKUP_ALIASES wanted at one address), a module's
- * by the name kallsyms gives its address.  Where two functions share a
- * name, the one found first (vmlinux before modules, lower address
+ * For BPF's kprobe_multi links and fprobe: one pass over the records, so
+ * only functions ftrace can trace are found.  A vmlinux function is found
+ * by any of its names, a module's by the name kallsyms gives it; of two
+ * functions sharing a name, the first found (vmlinux first, lower address
  * first) is taken.
  *
  * Context: process context; takes ftrace_lock.
