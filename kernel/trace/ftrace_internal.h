@@ -81,10 +81,7 @@ struct dyn_ftrace {
 /*
  * rec->flags: how many ops want the site and what they need (recounted),
  * what the site holds now (changed only by patching), and FREED.  The
- * count saturates: only 0, 1 and "more" change what the site calls, so
- * ten bits leave seven for each trampoline slot number.  Slots past what
- * seven bits name are FTRACE_REC_SLOT_FAR in a record (ftrace_update.c
- * finds the number elsewhere).
+ * count saturates: only 0, 1 and "more" change what the site calls.
  */
 #define FTRACE_REC_REF_MASK	GENMASK(9, 0)	/* ops that want the site */
 #define FTRACE_REC_TRAMP	GENMASK(16, 10)	/* the one ops' trampoline slot */
@@ -103,9 +100,8 @@ struct dyn_ftrace {
 				 FTRACE_REC_TRAMP_EN | FTRACE_REC_DIRECT_EN)
 
 /*
- * The records of vmlinux or of one module, sorted by address.  Groups are
- * on an RCU list: lookups run under rcu_read_lock() or ftrace_lock, and a
- * group is freed a grace period after its module let go of it.
+ * The records of vmlinux or of one module, sorted by address, on an RCU
+ * list: lookups run under rcu_read_lock() or ftrace_lock.
  */
 struct ftrace_group {
 	struct list_head	list;
@@ -116,11 +112,8 @@ struct ftrace_group {
 	unsigned int		freed;		/* records of freed text */
 	unsigned int		pages;
 	/*
-	 * Recounted and patched with the rest: vmlinux's from the start, a
-	 * module's from ftrace_module_enable() (under ftrace_lock).  Until
-	 * then its records stay as ftrace_module_init() made them, NOPs
-	 * wanted by nobody, whatever the ops want (upstream's
-	 * FTRACE_FL_DISABLED): the module is not formed yet.
+	 * Not counted or patched until set (a module's in
+	 * ftrace_module_enable()): its module is not formed yet.
 	 */
 	bool			ready;
 	struct rcu_head		rcu;
@@ -151,12 +144,10 @@ static inline unsigned int ftrace_rec_count(const struct dyn_ftrace *rec)
 	for (rec = (g)->recs; rec < (g)->recs + (g)->count; rec++)
 
 /*
- * Every registered ops, in list order, without the stub that ends the
- * list (whose flags make every loop skip it anyway).  The list is RCU:
- * the call path walks it with preemption disabled, writers hold
- * ftrace_lock.  A NULL link ends the walk too, so that an ops taken off
- * the list while a reader stands on it can never send that reader off
- * the end.
+ * Every registered ops, without the list's end stub.  The call path walks
+ * the RCU list with preemption disabled, writers hold ftrace_lock.  A NULL
+ * link ends the walk too, so that an ops unlinked under a reader cannot
+ * send it off the end.
  */
 #define for_each_ftrace_op(op, list)						\
 	for (op = rcu_dereference_raw_check(list);				\
@@ -209,11 +200,7 @@ struct ftrace_glob {
 void ftrace_glob_parse(struct ftrace_glob *g, char *str);
 bool ftrace_glob_match(const struct ftrace_glob *g, const char *name);
 
-/*
- * What one write to a filter file asks for: patterns to add, to remove,
- * and exact names (looked up in one pass over the records, so that a
- * write of many names costs one pass, not one per name).
- */
+/* One pattern of a write; a whole write is matched in one pass. */
 struct ftrace_pattern {
 	struct list_head	list;
 	struct ftrace_glob	func;
@@ -236,16 +223,9 @@ void ftrace_free_filter_locked(struct ftrace_ops *ops);
 
 struct ftrace_filter_edit;
 
-/*
- * What the owner of an edit adds to the core's editor: the tracefs files
- * take commands and ":mod:" for modules not loaded yet
- * (ftrace_filter_file.c).  Called with the edit's locks as noted.
- */
+/* What the owner of an edit (the tracefs files) adds to the core's editor. */
 struct ftrace_filter_edit_ext {
-	/*
-	 * A token with ":cmd" that the core does not take, once every
-	 * pattern of its text has matched; no lock held.
-	 */
+	/* A ":cmd" token, once every pattern has matched; no lock held. */
 	int	(*token)(struct ftrace_filter_edit *e, char *token, char *cmd,
 			 char *param);
 	/* The edit is being committed: regex_lock and ftrace_lock held. */
@@ -254,7 +234,6 @@ struct ftrace_filter_edit_ext {
 	void	(*done)(struct ftrace_filter_edit *e);
 };
 
-/* An edit of one hash of an ops, committed (or not) at the end. */
 struct ftrace_filter_edit {
 	struct ftrace_ops		*ops;
 	struct ftrace_hash		*hash;
@@ -374,11 +353,7 @@ static inline void ftrace_direct_call(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *op, struct ftrace_regs *fregs) { }
 #endif
 
-/*
- * What the core calls for an ops: a direct ops' callback is the core's
- * own, whatever its ->func says (BPF clears ->func of a registered ops
- * while it rebuilds its trampoline for a retry).
- */
+/* BPF clears ->func of a registered direct ops while it rebuilds for a retry. */
 static __always_inline ftrace_func_t ftrace_ops_callback(struct ftrace_ops *op)
 {
 	return op->role == FTRACE_ROLE_DIRECT ? ftrace_direct_call : op->func;
@@ -387,13 +362,8 @@ static __always_inline ftrace_func_t ftrace_ops_callback(struct ftrace_ops *op)
 /* ---- Per-ops trampolines (ftrace_tramp.c) ---- */
 
 /*
- * Trampoline slots are numbered 1..FTRACE_TRAMP_SLOTS; 0 means "no
- * trampoline".  A record's FTRACE_REC_TRAMP and FTRACE_REC_TRAMP_EN hold
- * slots 1..FTRACE_REC_SLOT_FAR - 1 as they are, and FTRACE_REC_SLOT_FAR
- * for any slot from there on ("far"): the patcher then finds the number
- * from the site's one ops (wanted) or from its own table of the sites
- * that call far slots (current).  ftrace_tramp.c checks the fields at
- * build time.
+ * Slots 1..FTRACE_TRAMP_SLOTS; 0 means none.  Records hold slots from
+ * FTRACE_REC_SLOT_FAR on as that one value; the patcher finds the number.
  */
 #define FTRACE_TRAMP_SLOTS	1023
 #define FTRACE_REC_SLOT_FAR	127
@@ -415,12 +385,9 @@ int ftrace_tramp_kallsym(unsigned int symnum, unsigned long *value,
 /* ---- Architecture back end (arch/<arch>/kernel/ftrace.c) ---- */
 
 /*
- * An arch whose build leaves vmlinux's sites as NOPs and lists no dead
- * site in the table says so in <asm/ftrace.h>: boot then writes and looks
- * up nothing.  Otherwise each site goes through ftrace_arch_init_site()
- * and kallsyms at boot.  A group's sites (a module's, or vmlinux's at
- * boot) are set up between ftrace_arch_init_begin() and
- * ftrace_arch_init_end(), which may hold the arch's text lock: the
+ * An arch whose build leaves vmlinux's sites as NOPs without dead sites
+ * says so in <asm/ftrace.h>, and boot then writes and looks up nothing.
+ * ftrace_arch_init_begin()/_end() may hold the arch's text lock: the
  * caller holds no ftrace lock there.
  */
 #ifndef FTRACE_SITES_READY_AT_BUILD
