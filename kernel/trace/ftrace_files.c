@@ -116,9 +116,9 @@ static int rf_show(struct seq_file *m, void *v)
 			   rec->flags & FTRACE_REC_IPMODIFY ? " I" : "  ",
 			   rec->flags & FTRACE_REC_DIRECT ? " D" : "  ");
 		/*
-		 * An ops' own trampoline, in upstream's shape: where it is,
-		 * the ops' callback, what the trampoline calls.  Upstream
-		 * prints nothing for the shared trampolines.
+		 * In the format tools parse: the trampoline, the ops'
+		 * callback, what the trampoline calls; nothing for the
+		 * shared trampolines.
 		 */
 		if (slot)
 			seq_printf(m, "\ttramp: %pS (%pS) ->%pS",
