@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Whether an ops wants a call site, inline for the two hot loops that ask
- * it per ops: the list function (per traced call) and the recount of
- * every record (per site and ops, when a tracer is switched).
+ * it per ops: the list function and the recount of every record.
  */
 #ifndef _KERNEL_TRACE_FTRACE_WANTS_H
 #define _KERNEL_TRACE_FTRACE_WANTS_H
@@ -11,11 +10,8 @@
 #include "ftrace_internal.h"
 
 /*
- * The body of ftrace_ops_wants().  An ops with empty hashes (the function
- * tracer's usual case) costs two loads here, where a call to
- * ftrace_ops_wants() and one to ftrace_lookup_ip() for the empty notrace
- * hash cost about 25 instructions per ops and call on arm64 (pointer
- * authentication, frame records).
+ * The body of ftrace_ops_wants().  An ops with empty hashes, the function
+ * tracer's usual case, costs only two loads.
  *
  * Context: preemption disabled, or ftrace_lock held.
  */

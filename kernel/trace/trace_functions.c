@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "function" tracer: one ring-buffer entry per traced call, in every
- * trace array that selects it, each through its own ftrace_ops and so
- * with its own set_ftrace_filter.  Options: func_stack_trace (a stack
- * trace after each entry) and func-no-repeats (consecutive calls of the
- * same function from the same place folded into one entry with a count).
- *
- * Also the filter commands traceon, traceoff, stacktrace, dump and
- * cpudump, each with an optional count: "func:traceoff:3".
+ * trace array that selects it, each through its own ftrace_ops and so its
+ * own set_ftrace_filter.  Also the filter commands traceon, traceoff,
+ * stacktrace, dump and cpudump, each with an optional count.
  */
 #include <linux/ftrace.h>
 #include <linux/slab.h>
@@ -23,15 +19,10 @@ enum {
 };
 
 /*
- * Frames of ours above the traced function in a stack taken from a
- * callback, as stock counts them: ORC starts the walk at the caller of
- * the function that asks, and trace.c's saving function then adds
- * nothing for itself; the frame-record walk (arm64) starts at the
- * saver's own frame.  With the function tracer's callback
- * (function_stack_trace_call() and the trampoline's call of it: on
- * x86_64 the trampoline's frame stays, as stock's) and with the
- * stacktrace command (the probe, probe_call() and the ops' wrapper),
- * each stack then starts at the traced function on arm64, as stock's.
+ * Our frames above the traced function in a stack taken from a callback,
+ * so that each stack starts at the traced function: ORC starts the walk
+ * at the caller of the function that asks, the frame-record walk (arm64)
+ * at the saver's own frame.
  */
 #define STACK_SKIP		(IS_ENABLED(CONFIG_UNWINDER_ORC) ? 2 : 3)
 #define PROBE_STACK_SKIP	(IS_ENABLED(CONFIG_UNWINDER_ORC) ? 3 : 5)
@@ -320,9 +311,9 @@ static struct tracer function_trace __tracer_data = {
 /* ---- traceon, traceoff, stacktrace, dump, cpudump ---- */
 
 /*
- * A counted command keeps, per function, how many more times it may
- * fire, in the probe's map; -1 is unlimited.  The probe may run on
- * several CPUs at once, and each firing must use up one count exactly.
+ * A counted command keeps, per function, how many more times it may fire
+ * (-1: unlimited).  The probe may run on several CPUs at once, and each
+ * firing must use up one count exactly.
  */
 static long *probe_count(void *data, unsigned long ip)
 {
@@ -346,7 +337,6 @@ static bool count_take(long *count)
 	return true;
 }
 
-/* Take one count for a firing (dump, cpudump). */
 static bool count_allows(void *data, unsigned long ip)
 {
 	return count_take(probe_count(data, ip));
@@ -354,12 +344,10 @@ static bool count_allows(void *data, unsigned long ip)
 
 /*
  * traceon and traceoff: a count is one change of the array's state, not
- * one hit.  CPUs that hit the probe together may all find the state to
- * change: each changes it (the later ones change nothing) and stores the
- * count it read, less one, so together they use up one count.  The count
- * is read before the state, and the state written before the count: a
- * CPU that reads a count already used up for this change then reads the
- * state changed too, and leaves both alone.
+ * one hit.  CPUs that change it together store the count they read, less
+ * one, so together they use up one.  Count read before state, state
+ * written before count: a CPU that reads a count already used up for
+ * this change also sees the state changed, and leaves both alone.
  */
 static void probe_set_tracing(struct trace_array *tr, void *data,
 			      unsigned long ip, bool on)
@@ -407,14 +395,13 @@ static void probe_stacktrace(unsigned long ip, unsigned long parent_ip,
 
 	/*
 	 * A counted command spends its count only while the top level
-	 * traces (stock's check, made for counts alone): an unlimited one
-	 * writes to its own trace array whatever the top level does.
+	 * traces; an unlimited one writes to its own trace array regardless.
 	 */
 	if (count && !tracing_is_on())
 		return;
 	if (!count_take(count))
 		return;
-	/* _dec: the probe runs under its wrapper's recursion lock */
+	/* _dec: the probe runs under its wrapper's recursion lock. */
 	__trace_stack(tr, tracing_gen_ctx_dec(), PROBE_STACK_SKIP);
 }
 
@@ -438,7 +425,6 @@ static void probe_cpudump(unsigned long ip, unsigned long parent_ip,
 static int probe_init(struct ftrace_probe_ops *ops, struct trace_array *tr,
 		      unsigned long ip, void *init_data, void **data)
 {
-	/* One mapper per probe holds every site's count. */
 	if (!*data)
 		*data = allocate_ftrace_func_mapper();
 	if (!*data)
@@ -476,7 +462,6 @@ static int probe_print(struct seq_file *m, unsigned long ip,
 	{ .func = _func, .print = probe_print,			\
 	  .init = probe_init, .free = probe_free }
 
-/* Index by command; each has an unlimited and a counted variant. */
 enum { CMD_TRACEON, CMD_TRACEOFF, CMD_STACKTRACE, CMD_DUMP, CMD_CPUDUMP, NR_CMDS };
 
 static const char * const cmd_names[NR_CMDS] = {
@@ -522,10 +507,7 @@ static int func_command(struct trace_array *tr, struct ftrace_hash *hash,
 			break;
 	if (i == NR_CMDS)
 		return -EINVAL;
-	/*
-	 * The dumps fire once whatever count is written, and "!f:dump:5"
-	 * removes "f:dump": stock takes no count for them.
-	 */
+	/* The dumps fire once whatever count is written; "!f:dump:5" removes "f:dump". */
 	if (i == CMD_DUMP || i == CMD_CPUDUMP) {
 		param = NULL;
 		count = 1;
@@ -534,8 +516,8 @@ static int func_command(struct trace_array *tr, struct ftrace_hash *hash,
 	if (glob[0] == '!')
 		return unregister_ftrace_function_probe_func(glob + 1, tr, ops);
 	/*
-	 * As stock reads it: the count ends at the next ':', an empty one is
-	 * unlimited, and one beyond a long never runs out either.
+	 * The count ends at the next ':'; an empty one is unlimited, and one
+	 * beyond a long never runs out either.
 	 */
 	if (param) {
 		number = strsep(&param, ":");
