@@ -2,27 +2,14 @@
 /*
  * The "function_graph" tracer: what it records and how it prints it.
  *
- * Recording: the graph core calls trace_graph_entry() when a traced
- * function is entered and, if that accepted the call, the return callback
- * when it returns.  Each writes one record (funcgraph_entry,
- * funcgraph_exit) into the trace array chosen with set_graph_array().
- * The latency tracers (irqsoff, wakeup) with display-graph write the same
- * records through __trace_graph_entry() and __trace_graph_return().
+ * The graph core calls trace_graph_entry() on entry and, if it accepted
+ * the call, the return callback on return; each writes one record.  An
+ * entry followed on its CPU by its own return prints as a leaf line,
+ * "func();", any other opens a block that a later return closes.  Users
+ * and tools parse this text, so its format must not change.
  *
- * Printing: an entry immediately followed on its CPU by its own return
- * prints as one leaf line, "func();"; any other entry opens a block,
- * "func() {", that a later return closes with "}".  The columns in front
- * (time, CPU, task, latency flags, duration) follow the options.  Other
- * records (trace_printk, events) print as comments inside the current
- * block.  Users and tools parse this text, so it is byte-compatible with
- * Linux 6.1 for every option, plus Linux 6.5's funcgraph-retval and
- * funcgraph-retval-hex.
- *
- * A reader keeps per-CPU state (struct fgraph_state, allocated by
- * graph_trace_open()): the last task seen, the open blocks, and the IRQ
- * code being hidden.  Printing works without it too, with fewer
- * decorations: latency tracers may print graph records from an iterator
- * that was opened without it.
+ * A reader's per-CPU state (struct fgraph_state) is optional: latency
+ * tracers may print graph records from an iterator opened without it.
  */
 #include <linux/err.h>
 #include <linux/fs.h>
@@ -39,9 +26,8 @@
 #include "trace_output.h"
 
 /*
- * Options of ours on top of trace.h's TRACE_GRAPH_* bits (0x1 to 0x400;
- * bits 28-29 are reserved there as well).  Callers outside this file pass
- * only trace.h's bits, so they never see return values.
+ * Options on top of trace.h's TRACE_GRAPH_* bits.  Callers outside this
+ * file pass only trace.h's bits, so they never see return values.
  */
 #define FGRAPH_OPT_RETVAL	0x800
 #define FGRAPH_OPT_RETVAL_HEX	0x1000
@@ -61,17 +47,10 @@
  * Options
  */
 
-/*
- * How deep below a traced call to keep tracing, 0 for no limit.  Read by
- * ftrace_graph_ignore_func(); set by the max_graph_depth file and by the
- * ftrace_graph_max_depth= boot parameter.
- */
+/* How deep below a traced call to keep tracing, 0 for no limit. */
 unsigned int fgraph_max_depth __read_mostly;
 
-/*
- * The order is the order of trace_options.  graph-time must stay last:
- * without the profiler it is removed by ending the list there.
- */
+/* graph-time must stay last: without the profiler the list ends before it. */
 static struct tracer_opt fgraph_opts[] = {
 	/* The core's lost-return count, after every closing line */
 	{ .name = "funcgraph-overrun", .bit = TRACE_GRAPH_PRINT_OVERRUN },
@@ -111,7 +90,6 @@ static int fgraph_cpu_width;
  * Recording
  */
 
-/* Where trace_graph_entry() and trace_graph_return() write. */
 static struct trace_array *fgraph_array;
 
 static void fgraph_commit(struct trace_event_call *call,
@@ -124,9 +102,8 @@ static void fgraph_commit(struct trace_event_call *call,
 }
 
 /*
- * The two record writers.  Inlined into fgraph_write(), and so into each
- * graph callback: calls of their own cost every hooked call two more
- * calls and their register saves.  The latency tracers reach them through
+ * Inlined into each graph callback, since every hooked call pays for
+ * extra calls.  The latency tracers reach them through
  * __trace_graph_entry() and __trace_graph_return().
  */
 static __always_inline int fgraph_record_entry(struct trace_array *tr,
@@ -196,17 +173,10 @@ void __trace_graph_return(struct trace_array *tr, struct ftrace_graph_ret *trace
 }
 
 /*
- * Write one record (@ent, or else @ret) from a graph callback; return
- * whether an entry was written.  With interrupts off and the CPU's
- * disabled count raised, nothing else on this CPU writes in the middle of
- * it: what interrupts us anyway (an NMI) finds the count raised and drops
- * its record.  Tracers that pause a CPU raise the same count.
- *
- * Inlined into each callback, with the record writers: as functions of
- * their own they cost every hooked call four more calls and their
- * register saves (make bench's function_graph row: 1,329 instructions a
- * call against stock's 1,293; 1,263 with them and the graph core's push
- * inlined).
+ * Write @ent, or else @ret; return whether an entry was written.  With
+ * interrupts off and the CPU's disabled count raised, nothing else on this
+ * CPU writes in the middle of it: an NMI finds the count raised and drops
+ * its record.  Inlined for the same reason as the record writers.
  */
 static __always_inline int fgraph_write(struct trace_array *tr,
 					struct ftrace_graph_ent *ent,
@@ -246,10 +216,8 @@ static bool fgraph_skip_this_irq(void)
  * trace_graph_entry - entry callback of the function_graph tracer
  * @trace: the call being entered
  *
- * Applies set_graph_notrace, set_ftrace_pid, set_graph_function,
- * max_graph_depth and funcgraph-irqs, then records the entry in the
- * array given to set_graph_array().  With tracing_thresh set only
- * returns are recorded, so the call is hooked without a record.
+ * With tracing_thresh set only returns are recorded, so the call is
+ * hooked without a record.
  *
  * Return: nonzero to have the return callback run for this call.
  */
@@ -262,10 +230,7 @@ int trace_graph_entry(struct ftrace_graph_ent *trace)
 		return 0;
 
 	if (ftrace_graph_notrace_addr(trace->func)) {
-		/*
-		 * Hook the call although nothing is recorded: its return
-		 * is where the bit is cleared again.
-		 */
+		/* Hooked although nothing is recorded: its return clears the bit. */
 		trace_recursion_set(TRACE_GRAPH_NOTRACE_BIT);
 		return 1;
 	}
@@ -306,12 +271,7 @@ void trace_graph_return(struct ftrace_graph_ret *trace)
 		fgraph_write(fgraph_array, NULL, trace);
 }
 
-/*
- * The tracer's own return callback: with tracing_thresh set, only calls
- * that took at least that long are recorded.  Reading the threshold here
- * rather than choosing a callback at registration means a new threshold
- * applies at once, without registering again.
- */
+/* Reading the threshold here makes a new one apply without re-registering. */
 static void fgraph_tracer_return(struct ftrace_graph_ret *trace)
 {
 	unsigned long thresh = READ_ONCE(tracing_thresh);
@@ -331,8 +291,7 @@ static void fgraph_tracer_return(struct ftrace_graph_ret *trace)
  * @trace_ctx: the context flags of the records
  *
  * For the latency tracers in display-graph mode, which see calls but not
- * returns: an entry and a return at the same instant print as "ip();"
- * with a zero duration.
+ * returns.
  */
 void trace_graph_function(struct trace_array *tr, unsigned long ip,
 			  unsigned long parent_ip, unsigned int trace_ctx)
@@ -427,10 +386,9 @@ struct fgraph_cpu {
 };
 
 /*
- * An entry line that did not fit into the reader's trace_seq after a
- * consuming read had already taken its record out of the buffer (the
- * lookahead for a leaf needs that).  trace.c will not give it to us
- * again, so it is kept here and printed before anything else.
+ * An entry line that did not fit after a consuming read had taken its
+ * record out of the buffer (the leaf lookahead needs that): trace.c will
+ * not offer it again, so it is kept and printed before anything else.
  */
 struct fgraph_replay {
 	bool				valid;
@@ -494,7 +452,6 @@ void graph_trace_close(struct trace_iterator *iter)
 	iter->private = NULL;
 }
 
-/* Did this CPU's output open a block for @func at @depth? */
 static bool fgraph_block_matches(struct fgraph_cpu *c, int depth,
 				 unsigned long func)
 {
@@ -554,7 +511,6 @@ static void fgraph_line_init(struct fgraph_line *ln,
 
 static void fgraph_print_cpu(struct trace_seq *s, int cpu)
 {
-	/* The leading space keeps the graph clear of the margin in mail. */
 	trace_seq_printf(s, " %*d) ", fgraph_cpu_width, cpu);
 }
 
@@ -691,13 +647,10 @@ static void fgraph_print_irq_arrow(struct fgraph_line *ln,
 }
 
 /*
- * funcgraph-retval, in Linux 6.5's format (the format strings below): a
- * leaf line ends in a comment "= <value>" after "func();", and a closing
- * brace is followed by a comment "func = <value>", whether or not
- * funcgraph-tail is set.  <value> is the register as "0x%lx"; but
- * without funcgraph-retval-hex, a value that reads as an error code
- * (-MAX_ERRNO..-1 as a long, or as an int in the low half of a 64-bit
- * register whose top half is clear) prints in signed decimal, "-22".
+ * funcgraph-retval: a leaf line ends in a comment "= <value>", a closing
+ * brace in a comment "func = <value>", tail or not.  Without
+ * funcgraph-retval-hex, a value that reads as an error code (also as an
+ * int in the low half of a 64-bit register) prints in signed decimal.
  */
 static void fgraph_print_retval(struct trace_seq *s, unsigned long func,
 				unsigned long retval, bool leaf, u32 flags)
@@ -724,10 +677,8 @@ static void fgraph_print_retval(struct trace_seq *s, unsigned long func,
  * @duration: the duration in nanoseconds
  * @s: where to print it
  *
- * Up to four integer digits get three decimals, then fewer, so that the
- * number fills 8 columns ("12.345", "10000.00", "1000000") until it
- * cannot; " us " and padding follow.  The profiler's trace_stat columns
- * use it too.
+ * Decimals are given up as integer digits grow, so that the number fills
+ * its column for as long as it can; the profiler uses it too.
  */
 void trace_print_graph_duration(unsigned long long duration,
 				struct trace_seq *s)
@@ -744,7 +695,7 @@ void trace_print_graph_duration(unsigned long long duration,
 
 	decimals = clamp(FGRAPH_DURATION_DIGITS - width, 0, 3);
 	if (decimals) {
-		/* Truncated, not rounded: 12345678 ns reads 12345.67 */
+		/* Truncated, not rounded. */
 		trace_seq_printf(s, ".%0*u", decimals, nsec / keep[decimals]);
 		width += decimals + 1;
 	}
@@ -758,10 +709,8 @@ void trace_print_graph_duration(unsigned long long duration,
  */
 
 /*
- * funcgraph-irqs off, for a reader: from the entry of an IRQ entry
- * function down to its return, nothing prints.  (Recording skips hard IRQ
- * context already; this covers what was recorded while the option was on.)
- * A hidden call leaves the rest of the CPU's state alone.
+ * funcgraph-irqs off, for a reader: nothing prints from an IRQ entry down
+ * to its return; this covers what was recorded while the option was on.
  */
 static bool fgraph_irq_hides_call(struct fgraph_line *ln,
 				  const struct ftrace_graph_ent *call)
@@ -795,11 +744,9 @@ static bool fgraph_irq_hides_return(struct fgraph_line *ln, int depth)
 
 /*
  * Is the record after @call, on the same CPU, its own return?  Then the
- * pair prints as one leaf line and the return must not print again.  A
- * reading iterator steps over it here.  A consuming read has to consume
- * @call to see what follows (so @call must be a copy), and leaves the
- * return first in the buffer, for trace.c to consume when we report the
- * line handled.
+ * pair prints as one leaf line.  A consuming read has to consume @call
+ * to see what follows (so @call must be a copy), and leaves the return
+ * first in the buffer for trace.c to consume.
  */
 static bool fgraph_find_leaf(struct trace_iterator *iter,
 			     const struct ftrace_graph_ent_entry *call,
@@ -832,12 +779,10 @@ static bool fgraph_find_leaf(struct trace_iterator *iter,
 }
 
 /*
- * The line(s) of an entry: a leaf when @ret is its return, else the
- * opening of a block.  Shared by fresh entries and replays.
- *
- * Here and in the other printers, the CPU's state moves on only once the
- * whole output made it into the seq: a line printed again after an
- * overflow then looks as it would have the first time (banner included).
+ * The line(s) of an entry: a leaf when @ret is its return, else a block.
+ * The CPU's state moves on only once the whole output fits in the seq, so
+ * a line printed again after an overflow looks as it would have the first
+ * time.
  */
 static enum print_line_t fgraph_print_call(struct fgraph_line *ln,
 					   const struct ftrace_graph_ent *call,
@@ -929,8 +874,7 @@ static bool fgraph_is_printed_ret(struct trace_entry *ent,
 
 /*
  * Print the entry kept by fgraph_show_entry() before whatever trace.c
- * offers now (which stays for the next call).  For a leaf, the return
- * still heads its CPU's buffer; it goes when we next see that CPU.  It is
+ * offers now.  A leaf's return still heads its CPU's buffer, and is
  * compared in full first: an overwriting writer may have taken it.
  */
 static enum print_line_t fgraph_replay(struct trace_iterator *iter,
@@ -1132,11 +1076,7 @@ static enum print_line_t fgraph_tracer_print_line(struct trace_iterator *iter)
 	return print_graph_function_flags(iter, fgraph_flags.val);
 }
 
-/*
- * Graph records met by a reader of some other tracer (nop after a switch,
- * or a latency tracer not in display-graph mode).  Its ->private, if any,
- * is that tracer's, not ours.
- */
+/* Graph records met by a reader of another tracer, whose ->private is not ours. */
 static enum print_line_t fgraph_event_print(struct trace_iterator *iter,
 					    int sym_flags,
 					    struct trace_event *event)
@@ -1254,7 +1194,6 @@ static struct tracer graph_tracer __tracer_data = {
 	.print_header	= fgraph_tracer_print_header,
 	.flags		= &fgraph_flags,
 	.set_flag	= fgraph_set_flag,
-	/* The member and the test exist only with the startup tests. */
 #ifdef CONFIG_FTRACE_STARTUP_TEST
 	.selftest	= trace_selftest_startup_function_graph,
 #endif
@@ -1280,7 +1219,7 @@ static ssize_t fgraph_depth_read(struct file *filp, char __user *ubuf,
 	char buf[16];
 	int len;
 
-	/* Signed, as it always read: above INT_MAX shows negative. */
+	/* Signed: above INT_MAX reads negative, as scripts expect. */
 	len = snprintf(buf, sizeof(buf), "%d\n",
 		       (int)READ_ONCE(fgraph_max_depth));
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
