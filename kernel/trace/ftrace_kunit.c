@@ -57,7 +57,7 @@ static void glob_positions(struct kunit *test)
 		const char *in;
 		unsigned long pos;
 	} cases[] = {
-		/* simple_strtoul(..., 0), as stock reads positions */
+		/* simple_strtoul(..., 0): what scripts write as positions */
 		{ "1", 1 }, { "42", 42 }, { "0", 0 }, { "12x", 12 }, { "007", 7 },
 		{ "010", 8 }, { "0x1f", 31 },
 	};
@@ -272,7 +272,7 @@ static int count_prefixed(void *data, const char *name, unsigned long addr)
  * a pass over every record.  Both must agree (by_name_as_pass()): for a
  * sample of the kernel's functions, each name, then its first six
  * characters as a prefix.  Some of the prefixes must start few enough
- * symbols to go by name (ftrace_match.c's limit, 2,048).
+ * symbols to go by name (PREFIX_BY_NAME_MAX in ftrace_match.c).
  */
 static void match_by_name_as_pass(struct kunit *test)
 {
@@ -330,7 +330,7 @@ static int find_prefixed(void *data, const char *name, unsigned long addr)
 	return 0;
 }
 
-/* kallsyms_on_each_prefix_symbol() (patch 0013): what the prefixes use. */
+/* kallsyms_on_each_prefix_symbol(): what the prefixes use. */
 static void match_prefix_symbols(struct kunit *test)
 {
 	struct prefixed p = { };
@@ -382,7 +382,7 @@ static int find_alias(void *data, const char *name, struct module *mod,
 	return 0;
 }
 
-/* Any name kallsyms has for a traceable function finds it, as on stock. */
+/* Any name kallsyms has for a traceable function finds it. */
 static void match_lookup_aliases(struct kunit *test)
 {
 	struct alias_pair *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
