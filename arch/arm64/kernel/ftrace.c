@@ -1,46 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arm64 back end of dynamic ftrace: it knows the instructions of a call
- * site and writes them; the generic core decides which sites change.
- *
- * A site is the second of the two NOPs the compiler put at the start of
- * a traced function.  The first NOP becomes "mov x9, x30" for good (keep
- * the function's return address: the bl will overwrite x30), at build time
- * for vmlinux (scripts/recordmcount -V) and at module load for a module;
- * the site itself holds a NOP or "bl" to ftrace_caller or
- * ftrace_regs_caller, through the module's PLT entry for that trampoline
- * when a module's site is out of bl range.  Every write is one aligned
- * instruction, and NOP and bl may be swapped under running CPUs, so no CPU
- * is stopped; each write is made visible to instruction fetch at once.
- * Before any write the site is read back and compared with what the core
- * believes is there; a difference is reported, never overwritten.
- *
- * A batch writes through a fixmap slot of its own (FIX_FTRACE_POKE, under
- * text_mutex), mapped once per page of text it reaches rather than once
- * per word, and the words of a batch are encoded, read and written by
- * this file's own notrace code.  Batches run while tracing is live (a
- * tracer switch, a filter change): upstream's helpers (the encoders in
- * insn.c, copy_from_kernel_nofault(), aarch64_insn_patch_text_nosync()
- * and the fixmap code under it) are traced functions, so every site
- * written once their own sites were on cost a dozen traced calls, and
- * under function_graph that made a switch of every site several times
- * slower than the writing itself.
- *
- * Sites of one ops skip the list function without trampoline code of
- * their own.  The compiler leaves one more NOP just before the function
- * (patch 0005), never executed: the site's slot word.  It holds the NOP,
- * and the trampoline then calls the shared callback (ftrace_caller_func,
- * a data word, with function_trace_op), or the number N of the core's
- * trampoline slot whose ops alone wants the site, and the trampoline then
- * calls ftrace_slot_calls[N].func with ftrace_slot_calls[N].ops.  So the
- * core's "trampoline" of an ops is an entry of that table: building one
- * fills the entry, changing its callback is a data write, and a module
- * site reaches it through the same PLT as the shared path.  A word is
- * written like an instruction (one aligned 4-byte write, read and
- * compared first) and always before the bl that makes it matter; the
- * core reuses a slot number only after the RCU-tasks grace periods that
- * follow its last site's move, so a CPU that read a number still finds
- * that number's entry: its ops, or ftrace_stub once the ops let go.
+ * arm64 back end of dynamic ftrace: encodes, checks and writes call sites
+ * (the second of each function's patchable NOPs, the first being
+ * "mov x9, x30") and their slot words, which name the per-ops slot entry
+ * the trampoline calls.  Every write is one aligned word, read back and
+ * compared first, so no CPU is stopped.  Batches use only this file's own
+ * notrace code: the generic patching helpers are traced functions.
+ * See Documentation/trace/ftrace-core-design.rst.
  */
 #include <linux/ftrace.h>
 #include <linux/memory.h>
@@ -61,9 +27,13 @@
 /* What both trampolines call for a site whose slot word is the NOP. */
 ftrace_func_t ftrace_caller_func = ftrace_stub;
 
-/* What they call for a site whose slot word is N (entry 0 is unused). */
+/*
+ * What they call for a site whose slot word is N (entry 0 is unused).  The
+ * core reuses N only after RCU-tasks grace periods, so a CPU that read N
+ * still finds its ops, or ftrace_stub.
+ */
 struct ftrace_slot_call ftrace_slot_calls[FTRACE_SLOT_ENTRIES];
-/* Whether slot N's ops wants every register: its sites call ftrace_regs_caller. */
+/* Slot N's ops wants every register: its sites call ftrace_regs_caller. */
 static bool slot_regs[FTRACE_SLOT_ENTRIES];
 
 #ifdef CONFIG_ARM64_BTI_KERNEL
@@ -73,8 +43,7 @@ static bool slot_regs[FTRACE_SLOT_ENTRIES];
 
 /*
  * The module PLT entry that reaches @target, for a site of @mod out of bl
- * range of it, or 0.  The entries exist only with ARM64_MODULE_PLTS
- * (struct mod_arch_specific has no room for them otherwise).
+ * range of it, or 0 (the entries exist only with ARM64_MODULE_PLTS).
  */
 static unsigned long mod_plt(struct module *mod, unsigned long target)
 {
@@ -105,16 +74,15 @@ static inline u32 nop_insn(void)
 	return aarch64_insn_get_hint_value() | AARCH64_INSN_HINT_NOP;
 }
 
-/* "mov x9, x30" (orr x9, xzr, x30), what a site's first NOP becomes. */
+/* "mov x9, x30" (orr x9, xzr, x30): keeps the return address the bl overwrites. */
 static inline u32 mov_insn(void)
 {
-	/* BIT(31), sf: the 64-bit form (insn.c keeps its name to itself) */
+	/* BIT(31), sf: the 64-bit form */
 	return aarch64_insn_get_orr_value() | BIT(31) |
 	       (AARCH64_INSN_REG_LR << 16) | (AARCH64_INSN_REG_ZR << 5) |
 	       AARCH64_INSN_REG_9;
 }
 
-/* Whether a bl at @ip reaches @target. */
 static bool bl_reaches(unsigned long ip, unsigned long target)
 {
 	long off = (long)target - (long)ip;
@@ -122,10 +90,7 @@ static bool bl_reaches(unsigned long ip, unsigned long target)
 	return off >= -SZ_128M && off < SZ_128M;
 }
 
-/*
- * The instruction a site at @ip holds when it calls @target (0: the NOP).
- * Return: 0, or -ERANGE if nothing @ip can branch to reaches @target.
- */
+/* Return: 0, or -ERANGE if nothing @ip can branch to reaches @target. */
 static int site_insn(unsigned long ip, unsigned long target, u32 *insn)
 {
 	struct module *mod;
@@ -145,7 +110,7 @@ static int site_insn(unsigned long ip, unsigned long target, u32 *insn)
 	}
 	if ((ip | via) % AARCH64_INSN_SIZE)
 		return -ERANGE;
-	/* bl: imm26 is the word offset, two's complement (in range: above). */
+	/* bl: imm26 is the word offset, two's complement. */
 	*insn = aarch64_insn_get_bl_value() |
 		(((via - ip) / AARCH64_INSN_SIZE) & GENMASK(25, 0));
 	return 0;
@@ -161,7 +126,6 @@ static struct ftrace_slot_call *slot_entry(unsigned long target)
 	return (struct ftrace_slot_call *)target;
 }
 
-/* What a site holds while it calls @target: its instruction and slot word. */
 struct site_state {
 	u32 insn;
 	u32 word;
@@ -169,12 +133,10 @@ struct site_state {
 
 /*
  * @target is 0, a shared trampoline, a slot entry, or a direct function.
- * A site calls a direct function with a bl if it can; else it calls
- * ftrace_caller with the NOP word, and the direct ops' callback, run
- * there as the site's one ops or through the list function, has the
- * trampoline enter the function on its way out
- * (arch_ftrace_set_direct_caller()).  The choice depends only on @ip and
- * @target, so a site's old state is found again the same way.
+ * A direct function out of bl range is reached through ftrace_caller,
+ * whose callback has the trampoline enter it on the way out.  The choice
+ * depends only on @ip and @target, so a site's old state is found again
+ * the same way.
  */
 static int site_state(unsigned long ip, unsigned long target, struct site_state *st)
 {
@@ -209,10 +171,7 @@ fault:
 	return -EFAULT;
 }
 
-/*
- * Check that @ip holds @expect.  The injection counter lets a test make
- * the next checks fail as if the text had been changed behind our back.
- */
+/* The injection counter lets a test fake text changed behind our back. */
 static int site_check(unsigned long ip, u32 expect)
 {
 	u32 cur;
@@ -229,12 +188,7 @@ static unsigned long poke_page;
 /* Its PTE, in the static fixmap tables: found once, never moves. */
 static pte_t *poke_ptep;
 
-/*
- * The fixmap entry is written here with the inline page-table helpers, not
- * with set_fixmap(): __set_fixmap() is a traced function, and a batch maps
- * every page of kernel text once, so under function_graph each page cost
- * two hooked calls (and their events) while the switch ran.
- */
+/* Inline page-table helpers, not set_fixmap(): __set_fixmap() is traced. */
 static void poke_unmap(void)
 {
 	unsigned long va = __fix_to_virt(FIX_FTRACE_POKE);
@@ -246,11 +200,7 @@ static void poke_unmap(void)
 	}
 }
 
-/*
- * Map the page of text holding @addr at FIX_FTRACE_POKE, writable, unless
- * it is there already.  The old page is unmapped (and its TLB entry
- * flushed) first: a fixmap entry is never changed while valid.
- */
+/* A fixmap entry is never changed while valid: unmap (and flush) first. */
 static int poke_map(unsigned long addr)
 {
 	unsigned long page = addr & PAGE_MASK, va = __fix_to_virt(FIX_FTRACE_POKE);
@@ -267,7 +217,7 @@ static int poke_map(unsigned long addr)
 	if (page >= (unsigned long)_stext && page < (unsigned long)_end) {
 		phys = __pa_symbol(page);
 	} else {
-		/* Module text, in vmalloc space: a few pages a batch. */
+		/* Module text, in vmalloc space. */
 		p = vmalloc_to_page((void *)page);
 		if (!p)
 			return -EFAULT;
@@ -278,10 +228,6 @@ static int poke_map(unsigned long addr)
 	return 0;
 }
 
-/*
- * Write @new at @addr unless it holds it already, and make it visible to
- * instruction fetch (on the text's own address: the caches are PIPT).
- */
 static int site_write(unsigned long addr, u32 old, u32 new)
 {
 	void *alias;
@@ -296,9 +242,8 @@ static int site_write(unsigned long addr, u32 old, u32 new)
 	alias = (void *)(__fix_to_virt(FIX_FTRACE_POKE) + offset_in_page(addr));
 	WRITE_ONCE(*(__le32 *)alias, cpu_to_le32(new));
 	/*
-	 * The cleaning below names the text's address, not the alias the
-	 * store went through: order them explicitly (upstream's patching
-	 * gets this barrier from unmapping its alias; ours stays mapped).
+	 * The cleaning names the text's address, not the alias the store
+	 * went through, and the alias stays mapped: order them explicitly.
 	 */
 	dsb(ishst);
 	caches_clean_inval_pou(addr, addr + AARCH64_INSN_SIZE);
@@ -308,13 +253,8 @@ static int site_write(unsigned long addr, u32 old, u32 new)
 /**
  * ftrace_arch_init_begin - before a module's sites are set up
  *
- * They are written as a batch's are, through FIX_FTRACE_POKE mapped once
- * per page of text, which is shared with the batches of other text: hence
- * text_mutex.  vmlinux's sites come ready from the build
- * (FTRACE_SITES_READY_AT_BUILD): writing them here took 15 million
- * instructions at boot, and 22.7 million one site at a time through
- * aarch64_insn_patch_text_nosync() before that (check kernel, 18,363
- * sites).
+ * FIX_FTRACE_POKE is shared with the batches of other text: hence
+ * text_mutex.  vmlinux's sites come ready from the build.
  */
 void ftrace_arch_init_begin(void)
 {
@@ -323,8 +263,7 @@ void ftrace_arch_init_begin(void)
 
 /**
  * ftrace_arch_init_site - prepare a fresh patchable entry
- * @ip: the site (the second NOP); its text is not running yet (boot or
- *	module load)
+ * @ip: the site (the second NOP); its text is not running yet
  *
  * The slot word and both NOPs are checked; the first NOP becomes
  * "mov x9, x30".
@@ -373,17 +312,11 @@ void ftrace_arch_patch_begin(unsigned int nr)
  *	entry from ftrace_arch_tramp_create()
  * @new_target: what it must call, the same way
  *
- * Each write takes effect at once: a CPU runs the old or the new
- * instruction, both of which are complete.  The slot word is written
- * before a bl that will read it; a CPU that took the bl just before may
- * read the old word or the new one, and either names a complete entry (or
- * the shared path).  A NOP site never reads its word, so turning a site
- * off leaves the word as it was (one write, not two), and turning it back
- * on to the same slot finds the word already right: a site is checked
- * against its word only while it calls.  The "mov x9, x30" before the
- * site is not checked: a kprobe at the function's entry holds that word
- * (a BRK) while it lives; the build checked it (scripts/recordmcount,
- * scripts/check-mcount-loc.py), or ftrace_arch_init_site() wrote it.
+ * The slot word is written before a bl that will read it; a CPU that took
+ * the bl just before reads the old word or the new, both naming complete
+ * entries.  A NOP site never reads its word, so it is left as it was and
+ * checked only while the site calls.  The "mov x9, x30" is not checked: a
+ * kprobe at the function's entry may hold that word.
  *
  * Return: 0, -EFAULT if unreadable, -EINVAL if the site (or, while it
  * calls, its slot word) does not hold what @old_target implies, -ERANGE
@@ -426,10 +359,6 @@ void ftrace_arch_patch_end(void)
 	mutex_unlock(&text_mutex);
 }
 
-/*
- * Store @func in @where, a callback the trampolines load at every call,
- * if it holds @old (the injection counter can make it seem not to).
- */
 static int callback_swap(ftrace_func_t *where, ftrace_func_t old, ftrace_func_t func)
 {
 	ftrace_func_t cur = READ_ONCE(*where);
@@ -462,9 +391,6 @@ int ftrace_arch_set_callback(ftrace_func_t old, ftrace_func_t func)
  * @slot: the core's slot for it, 1..FTRACE_TRAMP_SLOTS: its sites' word
  * @size: gets 0 (no code of its own)
  *
- * The entry is filled before any site's word names it (the core patches
- * sites after this returns).
- *
  * Context: ftrace_lock held.
  * Return: the entry's address, the "trampoline" the core hands back to
  * ftrace_arch_patch_site(), or 0 for a slot out of the table.
@@ -495,8 +421,6 @@ unsigned long ftrace_arch_tramp_create(struct ftrace_ops *ops, ftrace_func_t fun
  * @regs: unused (the entry knows)
  * @old: what they call now
  * @func: what they must call
- *
- * A data write: sites read the entry at every call.
  *
  * Return: 0, or -EINVAL if @tramp is no entry or does not call @old.
  */
@@ -530,10 +454,8 @@ void ftrace_arch_tramp_free(unsigned long tramp)
  * @op: the graph ops
  * @fregs: the trampoline's frame
  *
- * The traced function's return address is the lr the trampoline will
- * restore; the unwinder will look the hooked return up by the frame
- * pointer the function's own frame record saves, its caller's: the x29
- * the trampoline found.
+ * The unwinder finds the hooked return by the x29 the trampoline found:
+ * the caller's frame pointer, saved in the function's frame record.
  */
 void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs)
