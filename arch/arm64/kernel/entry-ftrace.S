@@ -3,34 +3,20 @@
  * The two trampolines every enabled arm64 call site calls, ftrace_stub
  * and the graph tracer's return hook.
  *
- * An enabled site reads "mov x9, x30; bl <trampoline>" (the first
- * instruction is written once at init, the second toggled): on entry x30
- * is the instruction after the bl, where the traced function resumes, and
- * x9 the traced function's own return address.  The traced function has
- * not run a single instruction of its own, so by the procedure call
- * standard x0-x8 (arguments, indirect result), x18 (platform register),
- * x19-x29 and sp are live; x9-x17 are free, and a module PLT on the way
- * here may have used x16 and x17.
+ * An enabled site reads "mov x9, x30; bl <trampoline>": on entry x30 is
+ * where the traced function resumes and x9 its own return address.  The
+ * traced function has not run yet, so x0-x8, x18, x19-x29 and sp are
+ * live; x9-x17 are free, though a module PLT may have used x16 and x17.
  *
  * Each trampoline builds a struct pt_regs below the traced function's
- * stack, with two frame records so that a stack trace taken in a callback
- * reads "callback, trampoline, traced function, its caller": one above
- * pt_regs for the traced function ({x29, x9}) and one inside it
- * (pt_regs.stackframe, {that record, x30}).  Then the site's slot word,
- * just before the traced function (x30 - 12), says what to call with
- * (call site, x9, ops, &regs): N in 1..15, ftrace_slot_calls[N].func with
- * ftrace_slot_calls[N].ops (the site's one ops, no list function); the
- * NOP, the function in ftrace_caller_func with function_trace_op.  The
- * core changes all of them with data writes: no instruction to patch, and
- * no branch range to mind when a callback lives in a module.  x11 and x12
- * are free for that: the traced function has not started, and they are
- * not argument registers.
+ * stack, with two frame records so that a stack trace from a callback
+ * reads "callback, trampoline, traced function, its caller".  The site's
+ * slot word says what to call: N, ftrace_slot_calls[N].func with its ops;
+ * the NOP, ftrace_caller_func with function_trace_op.  Both are data, so
+ * changing a callback patches no instruction and minds no branch range.
  *
- * On the way out both restore what they saved, take x30 from regs->regs[30]
- * (the graph tracer swaps it for return_to_handler) and resume at
- * regs->pc (a handler that changes the instruction pointer redirects the
- * call).  ftrace_caller saves x0-x9, fp, lr, sp and pc; ftrace_regs_caller
- * every general register, for ops that asked for FTRACE_OPS_FL_SAVE_REGS.
+ * On the way out x30 comes from regs->regs[30] (the graph tracer swaps it
+ * for return_to_handler) and execution resumes at regs->pc.
  */
 #include <linux/cfi_types.h>
 #include <linux/linkage.h>
@@ -42,11 +28,9 @@
 #define FTRACE_FRAME	(PT_REGS_SIZE + 16)
 
 /*
- * One list of registers for saving and restoring (\op is stp or ldp), each
- * at its pt_regs slot from sp.  arg_regs: x0-x7, what a function gets
- * from its caller and returns to it (x8, the indirect result, is left to
- * the caller: it pairs with x9 in the trampolines).  other_regs: x10-x27,
- * the rest of ftrace_regs_caller's pt_regs but x28.
+ * Registers saved and restored at their pt_regs slots (\op is stp or
+ * ldp).  arg_regs: x0-x7 (x8 pairs with x9 in the trampolines).
+ * other_regs: the rest of ftrace_regs_caller's pt_regs but x28.
  */
 	.macro	arg_regs, op
 	\op	x0, x1, [sp, #S_X0]
@@ -94,7 +78,7 @@
 	mov	x1, x9				// the traced function's caller
 	mov	x3, sp				// &regs
 	ldur	w11, [x30, #-FTRACE_LR_SLOT_WORD_OFFSET]
-	sub	w12, w11, #1			// slots 1..1023: 0..1022
+	sub	w12, w11, #1			// slot 0 and the NOP fail the check
 	cmp	w12, #(FTRACE_SLOT_ENTRIES - 1)
 	b.hs	1f				// the NOP (or 0): shared path
 	adr_l	x12, ftrace_slot_calls
@@ -158,9 +142,8 @@ NOKPROBE(ftrace_stub)
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 /*
- * A direct function that does nothing (the boot self-test's): entered as
- * a site enters one, x9 the traced function's lr and x30 where it
- * resumes, it resumes it with its lr back in x30.
+ * A direct function that does nothing (the boot self-test's): it resumes
+ * the traced function with its lr back in x30.
  */
 SYM_CODE_START(ftrace_stub_direct_tramp)
 	mov	x10, x30
@@ -174,12 +157,10 @@ SYM_CODE_END(ftrace_stub_direct_tramp)
 #define RET_FRAME	(S_X8 + 8 + 8)
 
 /*
- * A hooked function's ret lands here instead of in its caller (the graph
- * entry swapped the lr the trampoline restored).  The return value is in
- * x0, or x0-x7 for a composite one, and x8 may still point at an indirect
- * result: keep them across the C call, which pops this task's return
- * stack, runs the return callback with x0 as the return value and gives
- * back the real return address.
+ * A hooked function's ret lands here instead of in its caller.  x0-x7 may
+ * hold a composite return value and x8 an indirect result pointer: keep
+ * them across the C call, which pops the return stack, runs the return
+ * callback and gives back the real return address.
  */
 SYM_CODE_START(return_to_handler)
 	sub	sp, sp, #RET_FRAME
