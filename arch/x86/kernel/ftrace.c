@@ -1,20 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86 back end of dynamic ftrace: it knows the bytes of a call site and
- * writes them; the generic core decides which sites change.
- *
- * A site is the 5-byte "call __fentry__" the compiler put at the start of
- * a function.  It holds the ideal 5-byte NOP or a call to a trampoline:
- * ftrace_caller, ftrace_regs_caller, or one ops' own trampoline.  Before
- * any write the site is read back and compared with what the core
- * believes is there; a difference is reported, never overwritten.
- *
- * scripts/recordmcount writes the NOP over each site at build time, so
- * boot writes nothing; a module's sites are checked at load, and one that
- * still holds the call (built by another tool) is written directly
- * (text_poke_early()): its text is not running yet.  Afterwards the sites
- * of one core update are written in one batch behind int3 breakpoints
- * that emulate the new instruction (ftrace_poke.c): no CPU is stopped.
+ * x86 back end of dynamic ftrace: encodes, checks and writes call sites
+ * (the 5-byte "call __fentry__" at a function's start, holding the NOP or
+ * a call to a trampoline) and builds per-ops trampolines.  Every write is
+ * preceded by a read-back compare.  Sites come as NOPs from the build; a
+ * batch is written behind int3 breakpoints (ftrace_poke.c), so no CPU is
+ * stopped.  See Documentation/trace/ftrace-core-design.rst.
  */
 #include <linux/ftrace.h>
 #include <linux/memory.h>
@@ -31,10 +22,7 @@
 #include "../../../kernel/trace/ftrace_internal.h"
 #include "ftrace_poke.h"
 
-/*
- * Put at @insn (to run at @ip) the @len-byte instruction whose last four
- * bytes are a displacement to @target: false if @target is out of reach.
- */
+/* False if @target is out of reach of the @len-byte insn's rel32. */
 static bool put_rel32(u8 *insn, unsigned long ip, int len, unsigned long target)
 {
 	long rel = (long)(target - (ip + len));
@@ -47,10 +35,9 @@ static bool put_rel32(u8 *insn, unsigned long ip, int len, unsigned long target)
 }
 
 /*
- * A site's five bytes are handled as the low five bytes of a u64 (x86 is
- * little-endian: byte 0, the opcode, is the low byte), so that building,
- * reading and comparing one is a few instructions: switching every site
- * does each 20,000 times.
+ * A site's five bytes are the low five bytes of a u64 (little-endian:
+ * the opcode is the low byte), so that building, reading and comparing
+ * one is cheap in a loop over every site.
  */
 
 /* The bytes a site holds when it points at @target, or the NOP for 0. */
@@ -67,16 +54,12 @@ static u64 site_word(unsigned long ip, unsigned long target)
 	       (u64)(u32)(target - (ip + MCOUNT_INSN_SIZE)) << 8;
 }
 
-/*
- * Read the instruction at @ip.  The injection counter lets a test make
- * the next reads differ as if the text had been changed behind our back.
- */
+/* The injection counter lets a test fake text changed behind our back. */
 static __always_inline int site_read(unsigned long ip, u64 *cur)
 {
 	/*
-	 * The kernel image's text is always mapped: a plain read, a
-	 * fraction of the cost of a fault-safe one.  Init text and modules
-	 * take the safe way.
+	 * The kernel image's text is always mapped: a plain read is enough.
+	 * Init text and modules take the fault-safe way.
 	 */
 	if (__is_kernel_text(ip)) {
 		*cur = get_unaligned((u32 *)ip) | (u64)*(u8 *)(ip + 4) << 32;
@@ -91,7 +74,6 @@ static __always_inline int site_read(unsigned long ip, u64 *cur)
 	return 0;
 }
 
-/* Check that @ip holds @expect. */
 static int site_check(unsigned long ip, u64 expect)
 {
 	u64 cur;
@@ -126,8 +108,7 @@ void ftrace_arch_init_end(void)
  * ftrace_arch_init_site - check a module's fresh site, make it a NOP
  * @ip: the site; its text is not running yet
  *
- * The build made it the NOP already (scripts/recordmcount); a module
- * built by another tool may still hold "call __fentry__".
+ * A module built by another tool may still hold "call __fentry__".
  *
  * Return: 0, -EFAULT if unreadable, -EINVAL if it is neither.
  */
@@ -164,8 +145,7 @@ void ftrace_arch_patch_begin(unsigned int nr)
  * @new_target: the trampoline it must call, 0 for the NOP
  *
  * Return: 0, -EFAULT if unreadable, -EINVAL if it does not hold the
- * instruction for @old_target, -ERANGE if a call cannot reach
- * @new_target (a direct function outside the kernel's and modules' 2 GiB).
+ * instruction for @old_target, -ERANGE if a call cannot reach @new_target.
  */
 int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
 			   unsigned long new_target)
@@ -247,7 +227,6 @@ static void put_ret(u8 *insn)
 		insn[0] = RET_INSN_OPCODE;
 }
 
-/* movq disp32(%rip), %rdx */
 static const u8 op_load[] = { 0x48, 0x8b, 0x15 };
 #define OP_LOAD_SIZE	(sizeof(op_load) + sizeof(s32))
 
@@ -269,10 +248,7 @@ static bool tramp_fill(u8 *buf, const struct tramp_template *tt,
 	    !put_rel32(buf + call_off, ip + call_off, CALL_INSN_SIZE,
 		       (unsigned long)func))
 		return false;
-	/*
-	 * The returns, as the kernel patched its own.  A copied RET is
-	 * position-independent, a copied jump to the return thunk is not.
-	 */
+	/* A copied RET is position-independent, a jump to the return thunk is not. */
 	memset(buf + code, INT3_INSN_OPCODE, ops_off - code);
 	put_ret(buf + code);
 	if (tt->direct_ret && buf[tt->direct_ret - tt->start] != RET_INSN_OPCODE)
@@ -295,10 +271,9 @@ static bool tramp_is_graph_caller(unsigned long tramp)
  * @slot: the core's slot for it (unused: x86 sites name the address)
  * @size: gets its size, or 0 for ftrace_graph_caller (in the kernel image)
  *
- * The graph ops gets ftrace_graph_caller, which needs no copy.  Any
- * other ops gets a copy of ftrace_caller or ftrace_regs_caller in module
- * memory (a call reaches it from kernel or module text), made read-only
- * before any site can call it.
+ * A copy of ftrace_caller or ftrace_regs_caller in module memory, which a
+ * call reaches from any kernel text, read-only before any site calls it.
+ * The graph ops gets ftrace_graph_caller itself.
  *
  * Context: ftrace_lock held; may sleep.
  * Return: its address, or 0 if it cannot be built.
@@ -389,10 +364,8 @@ void ftrace_arch_tramp_free(unsigned long tramp)
  * @parent: the stack slot holding its return address
  * @frame_pointer: unused on x86_64 (0)
  *
- * If the graph core accepts the call, the function returns into
- * return_to_handler instead of its caller.  Resuming from suspend runs
- * traced code on a stack outside the kernel half, before current can be
- * trusted: such calls are left alone.
+ * Resuming from suspend runs traced code on a stack outside the kernel
+ * half, before current can be trusted: such calls are left alone.
  */
 void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
 			   unsigned long frame_pointer)
