@@ -1,29 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86: writing any number of call sites in one round.
- *
- * A site is changed while other CPUs may be running it, so it goes
- * through a breakpoint: int3 on its first byte, then its other bytes,
- * then its new first byte, with a machine-wide serialisation (IPI and
- * sync_core on every CPU) after each step.  A CPU that meets the int3 in
- * between is sent where the new instruction would send it
- * (ftrace_int3_handler()).
- *
- * text_poke_queue() does this 256 sites at a time and writes each byte
- * run of each site on its own: switching every function on or off
- * (20,000 sites) costs some 240 machine-wide syncs and 60,000 page
- * mappings.  Here one batch holds every site a core update changes,
- * however many: three syncs in all, and one mapping per step per run of
- * sites within a page, through which only the sites' own bytes are
- * written, 64 runs under one switch to the poking mm (text_poke_runs(),
- * patch 0011: switching and flushing for every write cost some 4,000
- * instructions each, 70% of the cost of switching every site).  (Rewriting the run whole, the bytes
- * between sites with their own values, was tried first: under QEMU it
- * made switching every site 1.5 times slower than stock, most likely
- * because a write discards the translations of all the code it covers.)
- *
- * If the batch cannot grow, the sites queued so far are written at once
- * and a new batch begins: slower, never wrong.
+ * x86: writing any number of call sites in one batch.  Each site goes
+ * through a breakpoint (int3 on its first byte, then its other bytes,
+ * then its new first byte, with a machine-wide sync after each step), and
+ * a CPU that meets the int3 is sent where the new instruction would send
+ * it.  One batch holds every site a core update changes, so it costs
+ * three syncs in all, and only the sites' own bytes are written, page run
+ * by page run under one switch to the poking mm.  If the batch cannot
+ * grow, what is queued is written at once: slower, never wrong.
  */
 #include <linux/ftrace.h>
 #include <linux/memory.h>
@@ -68,10 +52,8 @@ struct poke_run {
 };
 
 /*
- * Runs written per switch to the poking mm: interrupts are off for
- * that long (about a hundred instructions a run, and its sites' bytes).
- * Each switch calls traced functions, which trap once their sites hold
- * int3: fewer switches, fewer traps.
+ * Runs written per switch to the poking mm, with interrupts off.  Each
+ * switch calls traced functions, which trap once their sites hold int3.
  */
 #define RUNS_PER_SWITCH	64
 
@@ -84,7 +66,6 @@ static void poke_run_write(void *dst, const void *arg, size_t len)
 {
 	const struct poke_run *run = arg;
 	const struct poke_site *s = run->s, *end = s + run->n;
-	/* A site's writable alias is at its address + @delta. */
 	unsigned long delta = (unsigned long)dst - run->s[0].ip;
 
 	switch (run->step) {
@@ -104,10 +85,8 @@ static void poke_run_write(void *dst, const void *arg, size_t len)
 }
 
 /*
- * Apply @step to every site: the sites are cut into runs within two
- * consecutive pages (text_poke_runs() maps both at once: half the
- * mappings of one page per run), and RUNS_PER_SWITCH runs are written
- * under one switch to the poking mm.
+ * Cut the sites into runs within two consecutive pages (text_poke_runs()
+ * maps both at once) and write RUNS_PER_SWITCH runs per mm switch.
  */
 static void poke_step(const struct poke_site *s, unsigned int nr, enum poke_step step)
 {
@@ -140,7 +119,6 @@ static int cmp_site(const void *a, const void *b)
 	return x->ip < y->ip ? -1 : x->ip > y->ip;
 }
 
-/* Write the queued sites and empty the queue. */
 static void poke_flush(void)
 {
 	if (!queued)
@@ -180,7 +158,7 @@ static void poke_free_queue(void)
 	queue_cap = 0;
 }
 
-/* Move the queue, and what is queued, to room for @cap sites; false without memory. */
+/* Return: false without memory; the queue is then unchanged. */
 static bool poke_resize(unsigned int cap)
 {
 	struct poke_site *q = kvmalloc_array(cap, sizeof(*q), GFP_KERNEL | __GFP_NOWARN);
@@ -195,10 +173,7 @@ static bool poke_resize(unsigned int cap)
 	return true;
 }
 
-/*
- * The queue is full: grow it, or write it out if we cannot.  A batch
- * sized by ftrace_poke_reserve() gets here only if that failed.
- */
+/* A batch sized by ftrace_poke_reserve() gets here only if that failed. */
 static void poke_make_room(void)
 {
 	if (poke_resize(queue_cap ? queue_cap * 2 : 1024))
@@ -214,9 +189,8 @@ static void poke_make_room(void)
  * ftrace_poke_reserve - size the queue of a new batch
  * @nr: how many sites the batch will hold, or 0 if not known
  *
- * One allocation of the right size instead of a queue that doubles (and
- * copies itself) from 1,024 sites up: switching every site queues 20,000.
- * Without memory the queue grows as it goes, or is written out early.
+ * One allocation of the right size instead of a queue that doubles as it
+ * goes.  Without memory the queue grows, or is written out early.
  *
  * Context: text_mutex held, the queue empty.
  */
