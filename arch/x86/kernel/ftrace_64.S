@@ -2,26 +2,17 @@
 /*
  * The two trampolines every enabled call site calls, and __fentry__.
  *
- * On entry the stack holds the return address into the traced function
- * (the call site + 5) and above it the traced function's own return
- * address.  Each trampoline builds a struct pt_regs below them, calls the
- * callback through a call instruction that the core patches
- * (ftrace_call / ftrace_regs_call), and returns into the traced function.
+ * Each builds a struct pt_regs below the return into the traced function,
+ * calls the callback through a call the core patches (ftrace_call /
+ * ftrace_regs_call) with (call site, parent, function_trace_op, &regs),
+ * and returns to regs->ip, which a handler may change.  ftrace_caller
+ * saves only what a C call may clobber or a callback read as arguments,
+ * with regs->cs zero so that ftrace_get_regs() returns NULL.
  *
- * Callback arguments: (call site, parent return address,
- * function_trace_op, &regs).  ftrace_caller saves only what a C call may
- * clobber or a callback may read as arguments, and leaves regs->cs zero so
- * that ftrace_get_regs() returns NULL; ftrace_regs_caller saves everything.
- * Both return to regs->ip, which a livepatch (or, with all registers, a
- * kprobe) handler may change; ftrace_regs_caller goes into a direct
- * function first if the direct-call ops asked for one.
- *
- * Both are also templates: arch/x86/kernel/ftrace.c copies one into an
- * ops' own trampoline, up to its *_end label, and rewrites two
- * instructions of the copy: the load at *_op_ptr so that it reads the
- * ops from the end of the copy, and the call so that it calls the ops'
- * callback.  The ORC unwinder reads a copy with the template's unwind
- * data, offset for offset, so the copy must not move anything.
+ * Both are also templates: ftrace.c copies one up to its *_end label into
+ * an ops' own trampoline and rewrites the op load at *_op_ptr and the
+ * call.  ORC reads a copy with the template's unwind data, offset for
+ * offset, so the copy must not move anything.
  */
 #include <linux/linkage.h>
 #include <asm/ptrace.h>
@@ -34,7 +25,7 @@
 	.code64
 	.section .text, "ax"
 
-/* Until a site is enabled it is a NOP; a call that was never patched lands here. */
+/* A call that was never patched to a NOP lands here. */
 SYM_FUNC_START(__fentry__)
 	RET
 SYM_FUNC_END(__fentry__)
@@ -46,10 +37,7 @@ SYM_FUNC_START(ftrace_stub)
 SYM_FUNC_END(ftrace_stub)
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-/*
- * A direct function that does nothing (the boot self-test's): the site's
- * call pushed the return into the traced function, and RET takes it.
- */
+/* A direct function that does nothing (the boot self-test's). */
 SYM_FUNC_START(ftrace_stub_direct_tramp)
 	RET
 SYM_FUNC_END(ftrace_stub_direct_tramp)
@@ -168,11 +156,9 @@ SYM_FUNC_END(ftrace_regs_caller)
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /*
  * The graph ops' own trampoline, for sites the graph tracer alone wants:
- * it hooks the return straight away, without a pt_regs frame, the ops
- * argument or an indirect callback.  It keeps what the traced function
- * may still read (argument registers, and rax for varargs).  On entry
- * (%rsp) is the return into the traced function and 8(%rsp) the slot
- * holding the function's own return address, which gets hooked.
+ * it hooks the return at once, without pt_regs or an indirect callback,
+ * keeping what the traced function may still read (argument registers,
+ * rax for varargs).
  */
 SYM_FUNC_START(ftrace_graph_caller)
 	pushq	%rdi
@@ -198,14 +184,11 @@ SYM_FUNC_START(ftrace_graph_caller)
 SYM_FUNC_END(ftrace_graph_caller)
 
 /*
- * A hooked function's ret lands here instead of in its caller (the graph
- * entry swapped the return address on the stack).  The function's return
- * value is in rax (and rdx): keep both across the C call, which pops this
- * task's return stack, runs the return callback with rax as the return
- * value, and gives back the real return address.  Nothing calls or jumps
- * here, so there is no ENDBR, and no frame for ORC to walk past.  The way
- * out is a call whose return slot is then overwritten with the real
- * address: no indirect jump (IBT), and the return predictor stays paired.
+ * A hooked function's ret lands here instead of in its caller; keep rax
+ * and rdx across the C call, which gives back the real return address.
+ * Nothing calls or jumps here, so no ENDBR and no frame for ORC.  The way
+ * out is a call whose return slot is then overwritten: no indirect jump
+ * (IBT), and the return predictor stays paired.
  */
 SYM_CODE_START(return_to_handler)
 	UNWIND_HINT_EMPTY

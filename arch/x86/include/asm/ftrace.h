@@ -16,17 +16,11 @@
 #define MCOUNT_ADDR		((unsigned long)(__fentry__))
 #define MCOUNT_INSN_SIZE	5
 
-/*
- * ... right at its start or after an ENDBR: a site farther in is in the
- * body of a weak function the linker overrode (dead code).
- */
+/* ... at its start or after an ENDBR: farther in is a weak function's dead body. */
 #include <asm/ibt.h>
 #define FTRACE_SITE_MAX_OFFSET	ENDBR_INSN_SIZE
 
-/*
- * The build leaves vmlinux's sites ready: each is the NOP, and the table
- * lists no dead site (scripts/recordmcount, and its -V pass on vmlinux).
- */
+/* vmlinux's sites come from the build as NOPs, the table without dead sites. */
 #define FTRACE_SITES_READY_AT_BUILD	1
 
 #ifndef __ASSEMBLY__
@@ -47,10 +41,9 @@ void ftrace_graph_caller(void);
 
 #ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
 /*
- * What a callback gets: a pt_regs-shaped frame on the trampoline's stack.
- * ftrace_caller fills the argument registers, ip, sp and flags and leaves
- * cs zero; ftrace_regs_caller fills all of it.  A zero cs is how
- * arch_ftrace_get_regs() tells the two apart.
+ * A pt_regs-shaped frame on the trampoline's stack; ftrace_caller leaves
+ * cs zero, which is how arch_ftrace_get_regs() tells it from
+ * ftrace_regs_caller's full one.
  */
 struct ftrace_regs {
 	struct pt_regs		regs;
@@ -62,11 +55,7 @@ arch_ftrace_get_regs(struct ftrace_regs *fregs)
 	return fregs->regs.cs ? &fregs->regs : NULL;
 }
 
-/*
- * A direct call on a site that other ops share: ftrace_regs_caller
- * "returns" into the function in orig_ax (0: none), which then returns
- * into the traced function.
- */
+/* ftrace_regs_caller "returns" into the function in orig_ax (0: none). */
 #define arch_ftrace_set_direct_caller(regs, addr)	((regs)->orig_ax = (addr))
 
 /* Where both trampolines return to (livepatch redirects a call). */
@@ -74,10 +63,7 @@ arch_ftrace_get_regs(struct ftrace_regs *fregs)
 	((fregs)->regs.ip = (new_ip))
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
-/*
- * The graph tracer is an ordinary ops: its callback swaps the return
- * address that regs.sp points at for return_to_handler.
- */
+/* The graph tracer's callback swaps the return address regs.sp points at. */
 struct ftrace_ops;
 #define ftrace_graph_func ftrace_graph_func
 void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
@@ -100,10 +86,7 @@ struct dyn_arch_ftrace {
 
 #ifndef __ASSEMBLY__
 
-/*
- * The int3 trap asks this right after the kernel's own text-poke handler:
- * true if the int3 is on a call site ftrace is writing (ftrace_poke.c).
- */
+/* Asked by the int3 trap after the kernel's own text-poke handler. */
 struct pt_regs;
 #ifdef CONFIG_DYNAMIC_FTRACE
 bool ftrace_int3_handler(struct pt_regs *regs);
@@ -111,17 +94,10 @@ bool ftrace_int3_handler(struct pt_regs *regs);
 static inline bool ftrace_int3_handler(struct pt_regs *regs) { return false; }
 #endif
 
-/*
- * Per-ops trampolines are read-only from the moment they are built, so
- * there is nothing left to protect at the end of boot.
- */
+/* Per-ops trampolines are read-only from the moment they are built. */
 static inline void set_ftrace_ops_ro(void) { }
 
-/*
- * The syscall tables name sys_foo, the symbols are __x64_sys_foo,
- * __ia32_sys_foo or __do_sys_foo: drop the wrapper prefix, then compare
- * what follows "sys".
- */
+/* sys_foo in the tables is __x64_sys_foo, __ia32_sys_foo or __do_sys_foo. */
 #define ARCH_HAS_SYSCALL_MATCH_SYM_NAME
 static inline bool arch_syscall_match_sym_name(const char *sym, const char *name)
 {
