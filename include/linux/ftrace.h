@@ -93,21 +93,13 @@ static __always_inline struct pt_regs *ftrace_get_regs(struct ftrace_regs *fregs
 }
 
 /*
- * Flags of struct ftrace_ops.  Clients name them, never their values, and
- * only these: everything else the core tracks about an ops lives in the
- * fields it keeps (see struct ftrace_ops), and what the core's own
- * tracers ask of their ops beyond these (a pid filter, being a
- * placeholder, being the direct calls' ops) is ops->role.
- *
- * Requests, set by the owner before registering and left alone while the
- * ops is registered (bits 0-7):
+ * Flags of struct ftrace_ops; what the core's own tracers ask beyond
+ * these is ops->role.  Requests, set by the owner before registering:
  *   SAVE_REGS: the callback gets full pt_regs (ftrace_get_regs());
  *   SAVE_REGS_IF_SUPPORTED: the same, where the arch has them;
- *   RECURSION: the core guards the callback against recursion (without
- *	it the callback guards itself);
+ *   RECURSION: the core guards the callback against recursion;
  *   IPMODIFY: the callback may change the ip to return to; only one such
- *	ops may own a call site, and it needs SAVE_REGS on an arch without
- *	ftrace_regs;
+ *	ops may own a call site;
  *   PERMANENT: keeps running while kernel.ftrace_enabled is 0, and makes
  *	writing 0 fail with -EBUSY.
  */
@@ -117,9 +109,8 @@ static __always_inline struct pt_regs *ftrace_get_regs(struct ftrace_regs *fregs
 #define FTRACE_OPS_FL_IPMODIFY			0x08UL
 #define FTRACE_OPS_FL_PERMANENT			0x10UL
 /*
- * State, set by the core while it registers the ops (bits 8 and up):
- *   DYNAMIC: the ops lives outside the kernel image (an owner that frees
- *	its ops may set it itself, as livepatch does); unregistering waits
+ * State, set by the core while it registers the ops:
+ *   DYNAMIC: the ops lives outside the kernel image; unregistering waits
  *	until no CPU can still be in its callback;
  *   ENABLED: the ops is registered (perf reads it).
  */
@@ -149,22 +140,19 @@ static inline void ftrace_free_init_mem(void) { ftrace_boot_snapshot(); }
 
 /*
  * Requests to a direct ops' ops_func, so that it can share its sites with
- * an IPMODIFY ops (livepatch): on a shared site the direct function is
- * entered with the return address the IPMODIFY handler chose, and must
- * call that rather than the traced function.  A direct ops without
- * ops_func never shares: the second registration gets -EBUSY.  They count
- * from 1, so that a request left zeroed is none of them.
+ * an IPMODIFY ops (livepatch): on a shared site the direct function must
+ * call the address the IPMODIFY handler chose, not the traced function.
+ * A direct ops without ops_func never shares.  They count from 1, so that
+ * a zeroed request is none of them.
  *
  * ENABLE_SHARE_IPMODIFY_SELF: the direct ops is being registered on a
- *	site an IPMODIFY ops has.  Called inside register_ftrace_direct_multi()
- *	with ftrace_lock held: it may only update the ops' owner's state; a
- *	non-zero return (-EAGAIN: "rebuild and register again") fails the
- *	registration, which then leaves nothing behind.
- * ENABLE_SHARE_IPMODIFY_PEER: an IPMODIFY ops is being registered on a
- *	site of this direct ops.  DISABLE_SHARE_IPMODIFY_PEER: it has gone.
- *	Called with the direct-call mutex held but not ftrace_lock, so the
- *	handler may call modify_ftrace_direct_multi_nolock(); a non-zero
- *	return of ENABLE fails the IPMODIFY registration.
+ *	site an IPMODIFY ops has; called with ftrace_lock held, so it may
+ *	only update its owner's state.  Non-zero (-EAGAIN: "rebuild and
+ *	register again") fails the registration.
+ * ENABLE/DISABLE_SHARE_IPMODIFY_PEER: an IPMODIFY ops is coming on (going
+ *	off) a site of this direct ops; called with the direct-call mutex
+ *	but not ftrace_lock, so the handler may call
+ *	modify_ftrace_direct_multi_nolock().  Non-zero fails ENABLE.
  */
 enum ftrace_ops_cmd {
 	FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF = 1,
@@ -194,7 +182,7 @@ enum ftrace_ops_cmd {
  * @trampoline_size: its size (0 for one in the kernel image)
  * @tramp_slot: the core's slot of that trampoline (0: none)
  *
- * Never used by this core, kept so that upstream code still builds:
+ * Unused by the core, kept for code elsewhere that still names them:
  * @old_hash, @list.
  */
 struct ftrace_ops {
@@ -276,8 +264,8 @@ unsigned long ftrace_find_rec_direct(unsigned long ip);
 void ftrace_stub_direct_tramp(void);
 #else
 /*
- * Without direct calls every request fails the way 6.1's callers test
- * for: the single-site calls with -ENOTSUPP, the ops calls with -ENODEV.
+ * Without direct calls every request fails as callers test for: the
+ * single-site calls with -ENOTSUPP, the ops calls with -ENODEV.
  */
 # define ftrace_direct_func_count 0
 static inline unsigned long ftrace_find_rec_direct(unsigned long ip) { return 0; }
