@@ -587,7 +587,7 @@ static void *at_address(const struct obj *o, uint64_t addr, uint64_t len,
 }
 
 /*
- * arm64 (patch 0005, -fpatchable-function-entry=3,1): a table entry names
+ * arm64 (-fpatchable-function-entry=3,1): a table entry names
  * the NOP before a function (its slot word); the function opens with two
  * NOPs, the first made "mov x9, x30" for good, the second the site proper
  * (what FTRACE_SITE_MAX_OFFSET is measured from; see asm/ftrace.h).
