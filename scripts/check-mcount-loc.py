@@ -5,10 +5,10 @@
 check-mcount-loc.py [--arch x86_64|arm64] [--objdump OBJDUMP] [--nm NM]
                     vmlinux [module.ko...]
 
-x86_64, ours (CONFIG_PREFER_C_RECORDMCOUNT, patch 0001): scripts/recordmcount
-turned each "call __fentry__" into the 5-byte NOP (nopl 0x0(%rax,%rax,1))
-and its relocation into R_X86_64_NONE; no call to __fentry__ may be left,
-and the sites must match the records:
+x86_64 with NOPs from the build (CONFIG_PREFER_C_RECORDMCOUNT):
+scripts/recordmcount turned each "call __fentry__" into the 5-byte NOP and
+its relocation into R_X86_64_NONE; no call to __fentry__ may be left, and
+the sites must match the records:
 
   vmlinux  the sorted table between __start_mcount_loc and
            __stop_mcount_loc, read from the file (without the copies of
@@ -19,27 +19,24 @@ and the sites must match the records:
            offset through the symbol table, against the NOPs that
            'objdump -dr' shows with an R_X86_64_NONE to __fentry__
 
-x86_64, stock: the sites are the calls to __fentry__ ('objdump -d' for
-vmlinux, the calls 'objdump -dr' shows relocated to __fentry__ for a
-module), and the table is not padded.
+x86_64 without them: the sites are the calls to __fentry__, and the table
+is not padded.
 
 arm64: the compiler's patchable entries (-fpatchable-function-entry=N,M,
-read from the build's own command lines: 2 for stock, 3,1 for ours) are
-the sites: every function that starts with two NOPs (after its BTI landing
-pad, if any) and has M NOPs just before its symbol must have a record at
-the first of all of them, and every record must point at such an entry
-(or at a run of N NOPs: the body of an overridden weak function keeps its
-NOPs but loses its symbol).  vmlinux is linked
-position-independent with its dynamic relocations unapplied, so the table
-is read from the R_AARCH64_RELATIVE relocations that fill it; a module's
-table is __patchable_function_entries, relocated like __mcount_loc.
-Ours' vmlinux (3,1) went through 'recordmcount -V' (patch 0014): each
-live entry opens with "mov x9, x30" and a NOP instead, the table is sorted
-and padded like x86_64's, and no record may point at a dead body.
+read from the build's own command lines) are the sites: every function
+that starts with two NOPs (after its BTI landing pad, if any) and has M
+NOPs just before its symbol must have a record at the first of all of
+them, and every record must point at such an entry (or at a run of N
+NOPs: the body of an overridden weak function).  vmlinux's table is read
+from the R_AARCH64_RELATIVE relocations that fill it; a module's is
+__patchable_function_entries.  With a slot word (M > 0) vmlinux went
+through 'recordmcount -V': each live entry opens with "mov x9, x30" and a
+NOP, the table is sorted and padded, and no record may point at a dead body.
 
-It also checks that the vmlinux table is sorted, which the boot code relies
-on when BUILDTIME_MCOUNT_SORT is set in ./.config (and on ours' arm64).  Prints one line per file and exits 1
-on any difference, listing the first few addresses.
+It also checks that the vmlinux table is sorted where the boot code relies
+on it (BUILDTIME_MCOUNT_SORT in ./.config, or arm64 with a slot word).
+Prints one line per file and exits 1 on any difference, listing the first
+few addresses.
 """
 import os
 import re
@@ -113,7 +110,7 @@ NOP5 = 'nopl 0x0(%rax,%rax,1)'
 def vmlinux_sites(path, objdump, nops):
     """x86_64: the functions of vmlinux that start with the NOP (after an
     ENDBR64), and the calls to __fentry__ left; or,
-    without NOPS (stock), the calls and nothing left."""
+    without NOPS, the calls and nothing left."""
     sites, calls = [], []
     first = None        # the current function's first instructions
     for line in run([objdump, '-d', '--no-show-raw-insn', path]).splitlines():
@@ -287,7 +284,7 @@ def module_table(path):
 def module_sites(path, objdump, nops):
     """(section, offset) of each NOP of a module whose relocation to
     __fentry__ was made R_X86_64_NONE, and of each call to __fentry__ left;
-    or, without NOPS (stock), of the calls, and nothing left."""
+    or, without NOPS, of the calls, and nothing left."""
     sites, calls = [], []
     section = None
     last = None
@@ -376,8 +373,8 @@ def main(argv):
             print('  MCOUNT  vmlinux: -fpatchable-function-entry=%d,%d: '
                   'expected two NOPs in each function' % (total, prefix))
             return 1
-    # Ours' arm64 layout (a slot word before each function, patch 0005)
-    # comes with patch 0014: 'recordmcount -V' prepared vmlinux's sites.
+    # A slot word before each function means 'recordmcount -V' prepared
+    # vmlinux's sites.
     prepared = arm64 and prefix > 0
     if prepared:
         table = strip_padding(table)
