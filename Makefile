@@ -303,7 +303,7 @@ check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir 
 		$(RESULTS) $(OUT)/$(KIMAGE) $(OUT)/modules $(TIMEOUT) \
 		$(OUT)/ftracetest $(OUT)/livepatch || true
 	@cat $(KNOWN) > $(RESULTS)/known-failures.txt
-	@$(PHASE) summary $(HARNESS)/summarize.py $(RESULTS) \
+	@FH_VARIANT=$(VARIANT) $(PHASE) summary $(HARNESS)/summarize.py $(RESULTS) \
 		$(RESULTS)/known-failures.txt $(OUT)/ftracetest \
 		"Variant:  $(VARIANT)$(if $(DEBUGSUF), (DEBUG=1: KASAN, kmemleak, debug objects, W+X))" "Base:     $$(cat $(BASE)/VERSION)" \
 		"Kernel:   $$(cat $(OBJ)/include/config/kernel.release)" \

@@ -97,3 +97,8 @@ bash "$OUT/job.sh"
 st=$?
 say "job exited with status $st"
 echo "$st" > "$OUT/job.status"
+# The kernel's taint after the job, on the console where the host reads
+# it (summarize.py: a D or B taint, or no such line, fails the run).  No
+# fork: the shell's own read.
+read -r taint < /proc/sys/kernel/tainted
+echo "fh-taint: ${taint:-unreadable}"

@@ -87,8 +87,22 @@ fi
 
 # The livepatch kselftests, each script one result, written in
 # ftracetest's format ("[N] name [PASS]", then the totals) for the summary.
+# A kernel without /sys/kernel/livepatch gets each script of the share
+# as UNSUPPORTED, so that none goes without a result (the summary fails a
+# script of the share that has none).
 if [ ! -d /sys/kernel/livepatch ]; then
-	echo "harness: livepatch kselftests not run: this kernel has no CONFIG_LIVEPATCH"
+	if [ -n "$FH_LIVEPATCH" ] && { [ -z "$FH_TESTS" ] || [ ${#lp_tests[@]} -gt 0 ]; }; then
+		[ ${#lp_tests[@]} -gt 0 ] ||
+			lp_tests=($(cd "$FH_LIVEPATCH" && ls test-*.sh))
+		echo "harness: livepatch kselftests UNSUPPORTED: this kernel has no CONFIG_LIVEPATCH"
+		n=0
+		for t in "${lp_tests[@]}"; do
+			n=$((n + 1))
+			printf '[%d] %s\t[UNSUPPORTED]\n' $n "$t" | tee -a "$out/livepatch.txt"
+		done
+		printf '\n# of passed:  0\n# of failed:  0\n# of unsupported:  %d\n' \
+			$n >> "$out/livepatch.txt"
+	fi
 elif [ -n "$FH_LIVEPATCH" ] && { [ -z "$FH_TESTS" ] || [ ${#lp_tests[@]} -gt 0 ]; }; then
 	rm -rf /tmp/livepatch
 	cp -a "$FH_LIVEPATCH" /tmp/livepatch

@@ -4,8 +4,11 @@
 # logscan.sh LOG...
 #
 # Print every kernel message in the LOGs that reports a kernel problem:
-# oops, BUG, WARNING, panic, lockdep report, RCU stall, hung task, and
-# what DEBUG=1's checkers print (KASAN, debug objects, W+X).  Only
+# oops, BUG, WARNING, panic, lockdep report, RCU stall, hung task, a
+# die() line ("invalid opcode: 0000 [#1] PREEMPT SMP", "int3: 0000 [#1]":
+# x86's traps print neither Oops nor BUG:), SLUB's "BUG kmalloc-64 (Not
+# tainted): ..." and what DEBUG=1's checkers print (KASAN, debug
+# objects, W+X).  Only
 # timestamped kernel lines are read (the guest boots with printk.time=1),
 # so test output that merely mentions these words is not a problem.  A
 # message seen in several LOGs (console and dmesg) is printed once.
@@ -16,7 +19,7 @@
 # second one, is reported.  The test itself checks that the WARNING came.
 #
 # Exit status 1 when anything was found.
-export FH_PAT='\[ *[0-9]+\.[0-9]+\] .*(Oops|BUG:|WARNING:|kernel BUG|Kernel panic|general protection fault|Unable to handle|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stall|self-detected stall|blocked for more than|soft lockup|hard LOCKUP|UBSAN:|KASAN:|ODEBUG:|W\+X mappings: FAILED)'
+export FH_PAT='\[ *[0-9]+\.[0-9]+\] .*(Oops|BUG:|BUG [^ ]+ \((Not t|T)ainted|\[#[0-9]+\]|WARNING:|kernel BUG|Kernel panic|general protection fault|Unable to handle|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stall|self-detected stall|blocked for more than|soft lockup|hard LOCKUP|UBSAN:|KASAN:|ODEBUG:|W\+X mappings: FAILED)'
 export FH_MARK='\[ *[0-9]+\.[0-9]+\] .*ftrace-harness: injecting a code patching anomaly, one WARNING expected'
 hits=$(for f in "$@"; do
 	[ -f "$f" ] || continue

@@ -19,6 +19,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import summarize  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The harness's lists (known-failures/, expected-*.txt).
+DATA = summarize.data_dir()
 
 DMESG = """\
 [    0.620000] Running postponed tracer tests:
@@ -195,15 +197,50 @@ def test_logscan():
           scan('%s\n[    5.100000] %s\n' % (MARK, ANOMALY_WARN)), (1, 1))
 
 
-def summarize_proc(d, known_lines, expected_boot='', timing=None):
+# The result each canned non-PASS test gets (a known-failures entry
+# names it); a listed name not here is expected to FAIL.
+CANNED_RESULT = {'ftracetest: Meta-selftest: Checkbashisms': 'UNRESOLVED',
+                 'ftracetest: Kprobe dynamic event - adding and removing': 'UNSUPPORTED',
+                 'kunit: ftrace_glob.needs_module': 'SKIP',
+                 'kunit: ftrace_glob.needs_module (guest2)': 'SKIP'}
+
+
+def known_line(entry):
+    """A known-failures line: @entry is a name (its canned result), a
+    (name, result) pair, or a line as it is."""
+    if isinstance(entry, tuple):
+        return '%s | %s | reason\n' % entry
+    if '|' in entry:
+        return entry + '\n'
+    return '%s | %s | reason\n' % (entry, CANNED_RESULT.get(entry, 'FAIL'))
+
+
+def guest_files(d):
+    """What every canned guest leaves beside its results: a console
+    with guest-init.sh's last taint line (0: not tainted)."""
+    for g in [d] + [os.path.join(d, x) for x in os.listdir(d)
+                    if x.startswith('guest')]:
+        if os.path.isdir(g) and not os.path.exists(os.path.join(g, 'console.log')):
+            with open(os.path.join(g, 'console.log'), 'w') as f:
+                f.write('harness-guest: job exited with status 0\r\nfh-taint: 0\r\n')
+
+
+def summarize_proc(d, known_lines, expected_boot='', timing=None, kunit='',
+                   env_add=None):
     """summarize.py run on the guest in @d, @known_lines listed."""
+    guest_files(d)
     known = os.path.join(d, 'known.txt')
     with open(known, 'w') as f:
-        f.write(''.join(l + ' | reason\n' for l in known_lines))
+        f.write(''.join(known_line(l) for l in known_lines))
     exp = os.path.join(d, 'expected-boot.txt')
     with open(exp, 'w') as f:
         f.write(expected_boot)
-    env = dict(os.environ, FH_EXPECTED_BOOT=exp, PYTHONDONTWRITEBYTECODE='1')
+    expk = os.path.join(d, 'expected-kunit.txt')
+    with open(expk, 'w') as f:
+        f.write(kunit)
+    env = dict(os.environ, FH_EXPECTED_BOOT=exp, FH_EXPECTED_KUNIT=expk,
+               FH_VARIANT='ours', FH_ARCH='x86_64', PYTHONDONTWRITEBYTECODE='1',
+               **(env_add or {}))
     if timing is not None:
         env['FH_TIMING_CASES'] = timing
     return subprocess.run([sys.executable, os.path.join(HERE, 'summarize.py'),
@@ -247,17 +284,17 @@ def test_retries():
         timing = os.path.join(d, 'timing.txt')
         check('retries: failed, not run again: fails',
               summarize_run(d, nonpass, timing=timing),
-              (1, '14 passed, 1 failed, 8 skipped'))
+              (1, '15 passed, 1 failed, 8 skipped'))
         with open(os.path.join(d, 'ftracetest-retry.txt'), 'w') as f:
             f.write(RETRY_PASS.replace('[PASS]', '[FAIL]'))
         check('retries: failed twice: fails',
               summarize_run(d, nonpass, timing=timing),
-              (1, '14 passed, 1 failed, 8 skipped'))
+              (1, '15 passed, 1 failed, 8 skipped'))
         with open(os.path.join(d, 'ftracetest-retry.txt'), 'w') as f:
             f.write(RETRY_PASS)
         check('retries: failed, then passed: passes',
               summarize_run(d, nonpass, timing=timing),
-              (0, '15 passed, 0 failed, 8 skipped'))
+              (0, '16 passed, 0 failed, 8 skipped'))
 
 
 # Every non-PASS result of DMESG, FTRACETEST and FTRACETEST_LAST.
@@ -280,15 +317,15 @@ def test_summary():
             with open(os.path.join(d, name), 'w') as f:
                 f.write(text)
         check('summary: everything non-PASS listed',
-              summarize_run(d, nonpass), (0, '14 passed, 0 failed, 9 skipped'))
+              summarize_run(d, nonpass), (0, '15 passed, 0 failed, 9 skipped'))
         check('summary: unlisted UNSUPPORTED and SKIP fail',
               summarize_run(d, nonpass[:2] + nonpass[3:8]),
-              (1, '14 passed, 2 failed, 7 skipped'))
+              (1, '15 passed, 2 failed, 7 skipped'))
         check('summary: nothing listed',
-              summarize_run(d, []), (1, '14 passed, 9 failed, 0 skipped'))
+              summarize_run(d, []), (1, '15 passed, 9 failed, 0 skipped'))
         check('summary: expected boot test without a result fails',
               summarize_run(d, nonpass, 'tracer function\ntracer missing\n'),
-              (1, '14 passed, 1 failed, 9 skipped'))
+              (1, '15 passed, 1 failed, 9 skipped'))
         with open(os.path.join(d, 'dmesg.txt'), 'w') as f:
             f.write('\n'.join(l for l in DMESG.splitlines() if 'Testing' not in l) +
                     '\n[    0.100000] Ftrace startup test is disabled due to '
@@ -298,16 +335,16 @@ def test_summary():
               (p.returncode, 'boot: startup self-tests [SKIP]: 2 did not run, '
                'the kernel disabled them: running kprobe events' in p.stdout,
                'no result' in p.stdout, p.stdout.strip().splitlines()[-1]),
-              (1, True, False, '6 passed, 1 failed, 5 skipped'))
+              (1, True, False, '7 passed, 1 failed, 5 skipped'))
         with open(os.path.join(d, 'dmesg.txt'), 'w') as f:
             f.write(DMESG + '[    9.000000] Ftrace startup test is disabled '
                     'due to recovering from a hang\n')
         check('summary: disabled after some ran: the rest is one SKIP',
               summarize_run(d, nonpass, 'tracer function\ntracer missing\n'),
-              (1, '14 passed, 1 failed, 9 skipped'))
+              (1, '15 passed, 1 failed, 9 skipped'))
         check('summary: disabled, none missing: nothing more',
               summarize_run(d, nonpass, 'tracer function\n'),
-              (0, '14 passed, 0 failed, 9 skipped'))
+              (0, '15 passed, 0 failed, 9 skipped'))
         with open(os.path.join(d, 'dmesg.txt'), 'w') as f:
             f.write(DMESG)
         with open(os.path.join(d, 'ftracetest.txt'), 'w') as f:
@@ -333,7 +370,7 @@ def test_summary():
               '2-glob.tc-log' in out, False)
         os.remove(os.path.join(d, 'ftracetest-last.txt'))
         check('summary: missing last.d run fails',
-              summarize_run(d, nonpass), (1, '13 passed, 1 failed, 9 skipped'))
+              summarize_run(d, nonpass), (1, '14 passed, 1 failed, 9 skipped'))
 
 
 KPROBE_ONLY = """\
@@ -374,7 +411,7 @@ def test_guests():
               summarize_run(d, nonpass + [
                   'kunit: ftrace_glob.suffix_match (guest2)',
                   'kunit: ftrace_glob.needs_module (guest2)']),
-              (0, '16 passed, 0 failed, 11 skipped'))
+              (0, '17 passed, 0 failed, 11 skipped'))
         check('guests: second guest\'s KUnit failure unlisted fails',
               summarize_run(d, nonpass)[0], 1)
         with open(os.path.join(d, 'guest2', 'case-watchdog-error.txt'), 'w') as f:
@@ -583,6 +620,165 @@ def test_bench_report():
               (0, ['373.6', '4800.0', '-']))
 
 
+def planted(files):
+    """A temporary guest directory holding the canned clean run (every
+    non-PASS result listed passes) with @files laid over it; a None
+    text removes the file."""
+    d = tempfile.mkdtemp()
+    base = {'dmesg.txt': DMESG, 'ftracetest.txt': FTRACETEST,
+            'ftracetest-last.txt': FTRACETEST_LAST, 'job.status': '0\n',
+            'console.log': 'harness-guest: job exited with status 0\r\nfh-taint: 0\r\n',
+            'test.d/ftrace/gone.tc': '# description: ftrace - a case of the tree '
+            'that did not run\n',
+            'test.d/ftrace/other.tc': '# description: ftrace - another case\n'}
+    base.update(files)
+    for name, text in base.items():
+        if text is None:
+            continue
+        os.makedirs(os.path.dirname(os.path.join(d, name)), exist_ok=True)
+        with open(os.path.join(d, name), 'w') as f:
+            f.write(text)
+    return d
+
+
+def audit(name, files, known=(), want_rc=1, expect=(), kunit='', env_add=None):
+    """summarize.py on a planted guest: its exit status, and each of
+    @expect in its FAILED section (or, want_rc 0, in its output)."""
+    d = planted(files)
+    mine = {k[0] for k in known if isinstance(k, tuple)}
+    try:
+        p = summarize_proc(d, [n for n in NONPASS if n not in mine] + list(known),
+                           kunit=kunit, env_add=env_add)
+    finally:
+        shutil.rmtree(d)
+    out = p.stdout
+    failed = out.split('\nFAILED:\n', 1)[1] if '\nFAILED:\n' in out else ''
+    where = failed if want_rc else out
+    got = (p.returncode, [e for e in expect if e not in where])
+    check('audit: ' + name, got, (want_rc, []))
+    if got != (want_rc, []):
+        print(out)
+
+
+def test_audit():
+    """Each hole the verdict once had, planted: each must fail the run."""
+    audit('the planted clean run passes', {}, want_rc=0,
+          expect=['15 passed, 0 failed, 9 skipped'])
+    # The kernel log: die() lines of x86's traps and SLUB's BUG, which
+    # say neither Oops nor 'BUG:'.
+    for what, line in (('die line (invalid opcode)', 'invalid opcode: 0000 [#1] PREEMPT SMP'),
+                       ('die line (int3)', 'int3: 0000 [#1] PREEMPT SMP'),
+                       ('die line (general protection fault)',
+                        'general protection fault, probably for non-canonical '
+                        'address 0xdead4ead00000170: 0000 [#1] PREEMPT SMP'),
+                       ('SLUB BUG', 'BUG kmalloc-64 (Not tainted): Redzone overwritten'),
+                       ('SLUB BUG, tainted', 'BUG kmalloc-64 (Tainted: G        W ): '
+                        'Poison overwritten')):
+        with tempfile.NamedTemporaryFile('w', suffix='.log') as f:
+            f.write('[    1.000000] all fine\n[    5.100000] %s\n' % line)
+            f.flush()
+            p = subprocess.run([os.path.join(HERE, 'logscan.sh'), f.name],
+                               stdout=subprocess.PIPE, universal_newlines=True)
+            check('logscan: %s is reported' % what,
+                  (p.returncode, p.stdout.strip()), (1, '[    5.100000] ' + line))
+    die = '[    5.100000] invalid opcode: 0000 [#1] PREEMPT SMP\n'
+    audit('a die line fails', {'log-problems.txt': die},
+          expect=['guest: kernel log free of'])
+    audit('a die line fails, whatever a waiver says', {'log-problems.txt': die},
+          known=['waive: invalid opcode | planted'],
+          expect=['guest: kernel log free of'])
+    audit('a SLUB BUG line fails', {'log-problems.txt':
+          '[    6.0] BUG kmalloc-64 (Not tainted): Redzone overwritten\n'},
+          expect=['guest: kernel log free of'])
+    # Taint at the end of the guest.
+    audit('D taint fails', {'console.log': 'fh-taint: 128\r\n'},
+          expect=['tainted 128: D (died)'])
+    audit('B taint fails', {'console.log': 'fh-taint: 32\r\n'},
+          expect=['tainted 32: B (bad page)'])
+    audit('W taint alone passes (the log scan judges warnings)',
+          {'console.log': 'fh-taint: 512\r\n'}, want_rc=0,
+          expect=['15 passed, 0 failed, 9 skipped'])
+    audit('the last fh-taint line counts',
+          {'console.log': 'fh-taint: 0\r\nfh-taint: 160\r\n'},
+          expect=['tainted 160: D (died), B (bad page)'])
+    audit('a missing taint line fails', {'console.log': 'harness-guest: job exited\r\n'},
+          expect=['no "fh-taint: N" line'])
+    audit('a guest that died before its taint line fails for both',
+          {'console.log': '[    5.0] Kernel panic - not syncing\r\n', 'job.status': None,
+           'dmesg.txt': None, 'dmesg-boot.txt': DMESG},
+          expect=['no "fh-taint: N" line', 'guest job did not finish',
+                  'guest left no dmesg.txt'])
+    # Known failures: each names its result; a stale one fails.
+    audit('a known failure that passes now fails, named',
+          {}, known=[('ftracetest: Basic trace file check', 'FAIL')],
+          expect=['known-failures: ftracetest: Basic trace file check [STALE]: '
+                  'listed as FAIL, PASSED now'])
+    audit('a known failure that never ran fails, named',
+          {}, known=[('ftracetest: ftrace - a case of the tree that did not run', 'FAIL')],
+          expect=['known-failures: ftracetest: ftrace - a case of the tree that did '
+                  'not run [STALE]: listed as FAIL, did not run at all'])
+    audit('a known failure of no case fails, named',
+          {}, known=[('ftracetest: ftrace - no such case', 'FAIL')],
+          expect=['known-failures: ftracetest: ftrace - no such case [STALE]'])
+    audit('a known failure outside a subset run is not checked',
+          {'job.sh': 'FH_TESTS="ftrace/other.tc"\nFH_LAST=1\n'},
+          known=[('ftracetest: ftrace - a case of the tree that did not run', 'FAIL')],
+          want_rc=0, expect=['not checked (this run did not select them',
+                             '    ftracetest: ftrace - a case of the tree that did not run'])
+    audit('a known failure inside a subset run that did not run fails',
+          {'job.sh': 'FH_TESTS="ftrace/gone.tc"\nFH_LAST=1\n'},
+          known=[('ftracetest: ftrace - a case of the tree that did not run', 'FAIL')],
+          expect=['[STALE]: listed as FAIL, did not run at all'])
+    audit('a known failure with the wrong expected result fails',
+          {}, known=[('ftracetest: ftrace - function glob filters', 'UNRESOLVED')],
+          expect=['ftracetest: ftrace - function glob filters [FAIL]: '
+                  'the known-failures entry expects UNRESOLVED'])
+    audit('an old-style entry (no result) fails, named', {},
+          known=['ftracetest: ftrace - another case | a reason'],
+          expect=["known-failures: ftracetest: ftrace - another case | a reason [STALE]: "
+                  "an entry is 'NAME | RESULT | reason'"])
+    audit('an entry with an unknown result word fails', {},
+          known=[('ftracetest: ftrace - another case', 'BROKEN')],
+          expect=["is not one of FAIL, UNRESOLVED"])
+    # Log waivers: by pattern, only the lines they match.
+    warn = ('[    7.0] WARNING: CPU: 0 PID: 9 at kernel/tracepoint.c:406 '
+            'tracepoint_probe_unregister+0x1f/0x30\n')
+    other = '[    8.0] WARNING: CPU: 1 PID: 9 at kernel/foo.c:1 foo+0x1/0x2\n'
+    tp = r'waive: WARNING: .* at kernel/tracepoint\.c:\d+ tracepoint_probe_unregister | planted'
+    audit('a waived warning passes', {'log-problems.txt': warn}, known=[tp],
+          want_rc=0, expect=['waived by', '15 passed, 0 failed, 9 skipped'])
+    audit('an unwaived stock warning fails', {'log-problems.txt': warn + other},
+          known=[tp], expect=['guest: kernel log free of', '1 line(s) not waived'])
+    audit('the old name-wide log waiver fails, named', {'log-problems.txt': warn},
+          known=['guest: kernel log free of oops/BUG/WARNING/lockdep/stall/hung task '
+                 '| FAIL | everything'],
+          expect=['[STALE]: cannot be listed', 'guest: kernel log free of'])
+    # KUnit suites that print nothing.
+    audit('a missing KUnit suite fails', {}, kunit='ftrace_glob\nftrace_rec ours\n',
+          expect=['kunit: ftrace_rec [FAIL]: no result in the kernel log'])
+    audit('KUnit suites of another variant or arch are not expected', {},
+          kunit='ftrace_glob ours\nftrace_hash x86_64\nfprobe_test arm64\n'
+          'ftrace_rec stock\n', want_rc=0, expect=['15 passed, 0 failed, 9 skipped'])
+    # Livepatch kselftests of a share that reported nothing (a kernel
+    # without /sys/kernel/livepatch once left them so).
+    audit('livepatch kselftests with no result fail',
+          {'job.sh': 'FH_TESTS="livepatch/test-ftrace.sh livepatch/test-state.sh"\n'
+                     'FH_LAST=1\n'},
+          expect=['livepatch: test-ftrace.sh [FAIL]: in this guest\'s share, no result',
+                  'livepatch: test-state.sh [FAIL]'])
+    audit('livepatch kselftests reported UNSUPPORTED and listed pass',
+          {'job.sh': 'FH_TESTS="livepatch/test-ftrace.sh"\nFH_LAST=1\n',
+           'livepatch.txt': '[1] test-ftrace.sh\t[UNSUPPORTED]\n\n# of passed:  0\n'
+                            '# of failed:  0\n# of unsupported:  1\n'},
+          known=[('livepatch: test-ftrace.sh', 'UNSUPPORTED')], want_rc=0,
+          expect=['15 passed, 0 failed, 10 skipped'])
+    # The lists in known-failures/ all parse.
+    kdir = os.path.join(DATA, 'known-failures')
+    for fn in sorted(os.listdir(kdir)):
+        known, waivers, bad = summarize.load_known(os.path.join(kdir, fn))
+        check('known-failures/%s parses' % fn, (bool(known or waivers), bad), (True, []))
+
+
 test_parsers()
 test_logscan()
 test_summary()
@@ -592,6 +788,7 @@ test_watchdog()
 test_hang_dump()
 test_stale_watch()
 test_bench_report()
+test_audit()
 print('harness self-test: %d passed, %d failed' %
       (results.count(True), results.count(False)))
 sys.exit(0 if all(results) else 1)

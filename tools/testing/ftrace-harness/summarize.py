@@ -13,13 +13,26 @@ its result, the listed results with their reasons, and a closing line
 
 Only PASS passes.  Any other result (FAIL, UNRESOLVED, UNTESTED,
 UNSUPPORTED, XFAIL, SKIP) counts as failed unless KNOWN_FAILURES lists the
-test with a reason; listed ones are counted as skipped and printed with
-their reason.  A boot self-test named in expected-boot.txt (beside this
-script) that printed no result fails too, so does a KTAP plan that does
-not match the results parsed.  Exit status 1 on any failure.
+test with that very result and a reason; listed ones are counted as
+skipped and printed with their reason.  A listed test that got another
+result, passed, or (in a run that selected it) did not run at all fails
+the run, naming the entry; an entry for a test the run did not select
+(TESTS=, SKIP=, PART=) is reported as not checked.  A boot self-test
+named in expected-boot.txt, a KUnit suite named in expected-kunit.txt
+(both in ../data/, or FH_EXPECTED_BOOT, FH_EXPECTED_KUNIT) or a livepatch
+kselftest of a guest's share that printed no result fails too, so does a
+KTAP plan that does not match the results parsed.  Every guest must end
+with its 'fh-taint: N' console line (guest-init.sh) and without the D
+(died) or B (bad page) taint; a die line ('... [#N]') anywhere in its
+kernel log fails the run, whatever is listed.  Exit status 1 on any
+failure.
 
-KNOWN_FAILURES has one test per line, 'NAME | reason', NAME exactly as the
-table prints it ('#' starts a comment line).
+KNOWN_FAILURES has one test per line, 'NAME | RESULT | reason', NAME
+exactly as the table prints it, RESULT the one it is expected to get;
+'waive: PATTERN | reason' excuses the kernel log lines that PATTERN (a
+Python regular expression) matches, and only those ('#' starts a
+comment line).  FH_VARIANT and FH_ARCH (ours/stock, x86_64/arm64) choose
+the lines of expected-kunit.txt that apply.
 """
 import os
 import re
@@ -255,18 +268,142 @@ def list_lines(path):
             if l.strip() and not l.lstrip().startswith('#')]
 
 
+def data_dir():
+    """The harness's lists: ../data beside report/ (this script's folder),
+    or this script's own folder in a flat layout."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    data = os.path.join(os.path.dirname(here), 'data')
+    return data if os.path.isdir(data) else here
+
+
 def expected_boot():
     """Boot self-tests that must print a result (expected-boot.txt)."""
-    return list_lines(os.environ.get('FH_EXPECTED_BOOT') or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), 'expected-boot.txt'))
+    return list_lines(os.environ.get('FH_EXPECTED_BOOT') or
+                      os.path.join(data_dir(), 'expected-boot.txt'))
+
+
+def expected_kunit():
+    """KUnit suites that must print a result on this variant and arch
+    (expected-kunit.txt: 'SUITE [ours|stock] [x86_64|arm64]', a line
+    without a variant or an arch applying to every one)."""
+    variant = os.environ.get('FH_VARIANT', '')
+    arch = os.environ.get('FH_ARCH', '')
+    suites = []
+    for line in list_lines(os.environ.get('FH_EXPECTED_KUNIT') or
+                           os.path.join(data_dir(), 'expected-kunit.txt')):
+        words = line.split()
+        variants = [w for w in words[1:] if w in ('ours', 'stock')]
+        arches = [w for w in words[1:] if w in ('x86_64', 'arm64')]
+        if variants and variant and variant not in variants:
+            continue
+        if arches and arch and arch not in arches:
+            continue
+        suites.append(words[0])
+    return suites
+
+
+# The results a known-failure entry may expect.
+RESULT_WORDS = ('FAIL', 'UNRESOLVED', 'UNTESTED', 'UNSUPPORTED', 'XFAIL', 'SKIP')
+# Results no entry may list: log lines are waived by pattern ('waive:'),
+# and a die line or a D or B taint is never excused.
+LOG_RESULT = 'guest: kernel log free of oops/BUG/WARNING/lockdep/stall/hung task'
+TAINT_RESULT = 'guest: kernel not tainted D (died) or B (bad page) at the end'
+UNLISTABLE = (LOG_RESULT, TAINT_RESULT)
 
 
 def load_known(path):
-    known = {}
+    """Entries, waivers and malformed lines of a known-failures file.
+
+    Returns (known, waivers, bad): known maps NAME to (RESULT, reason),
+    waivers is a list of (compiled PATTERN, reason, PATTERN), bad a list
+    of (line, what is wrong with it)."""
+    known, waivers, bad = {}, [], []
     for line in list_lines(path):
-        name, _, why = line.partition('|')
-        known[name.strip()] = why.strip() or '(no reason given)'
-    return known
+        if line.startswith('waive:'):
+            pat, _, why = line[len('waive:'):].partition('|')
+            pat, why = pat.strip(), why.strip()
+            try:
+                rx = re.compile(pat)
+            except re.error as e:
+                bad.append((line, 'bad pattern: %s' % e))
+                continue
+            if not pat or not why:
+                bad.append((line, "a waiver is 'waive: PATTERN | reason'"))
+                continue
+            waivers.append((rx, why, pat))
+            continue
+        fields = [f.strip() for f in line.split('|', 2)]
+        if len(fields) != 3 or not fields[2]:
+            bad.append((line, "an entry is 'NAME | RESULT | reason'"))
+            continue
+        name, res, why = fields
+        if res not in RESULT_WORDS:
+            bad.append((line, 'expected result %r is not one of %s' %
+                        (res, ', '.join(RESULT_WORDS))))
+        elif name in UNLISTABLE:
+            bad.append((line, 'cannot be listed: kernel log lines are waived by '
+                        "pattern ('waive: PATTERN | reason'), and a die line or "
+                        'a D or B taint never is'))
+        elif name in known:
+            bad.append((line, 'listed twice'))
+        else:
+            known[name] = (res, why)
+    return known, waivers, bad
+
+
+# A die() line, x86's "invalid opcode: 0000 [#1] PREEMPT SMP", arm64's
+# "Internal error: Oops: ... [#1]": never waived.
+DIE_LINE = re.compile(r'\[#\d+\]')
+# /proc/sys/kernel/tainted bits that fail a run: D (died, bit 7) and B
+# (bad page, bit 5; also set by KASAN and SLUB reports).
+TAINT_FAIL = {128: 'D (died)', 32: 'B (bad page)'}
+TAINT_LINE = re.compile(r'fh-taint: (\d+)')
+
+
+def guest_taint(gdir):
+    """None when the guest's console has no fh-taint line, else the value
+    of its last one."""
+    found = TAINT_LINE.findall(read(os.path.join(gdir, 'console.log')) or '')
+    return int(found[-1]) if found else None
+
+
+def kunit_suites(dmesg):
+    """Names of the KUnit suites with a top-level KTAP result line."""
+    names = set()
+    for raw in dmesg.splitlines():
+        m = re.match(r'^(?:not ok|ok) \d+ (?:- )?(\S+)', re.sub(TS, '', raw))
+        if m:
+            names.add(m.group(1))
+    return names
+
+
+def guest_selection(gdir):
+    """The tests of a guest's share (its job.sh's FH_TESTS), None when it
+    ran everything (no FH_TESTS, or an empty one)."""
+    job = read(os.path.join(gdir, 'job.sh'))
+    m = re.search(r'^FH_TESTS="([^"]*)"', job or '', re.M)
+    if not m or not m.group(1).split():
+        return None
+    return set(m.group(1).split())
+
+
+def case_paths(ftdir):
+    """Description -> path of each ftracetest case ('test.d/ftrace/x.tc',
+    'last.d/y.tc')."""
+    paths = {}
+    for d in ('test.d', 'last.d'):
+        top = os.path.join(ftdir, d)
+        for root, _, files in os.walk(top):
+            for fn in files:
+                if not fn.endswith('.tc'):
+                    continue
+                p = os.path.join(root, fn)
+                for line in (read(p) or '').splitlines():
+                    if line.startswith('# description:'):
+                        paths.setdefault(line.split(':', 1)[1].strip(),
+                                         os.path.relpath(p, ftdir))
+                        break
+    return paths
 
 
 # Lines of a failed case's log shown in the summary: CI shows the output,
@@ -295,10 +432,9 @@ def case_description(ftdir, case):
 
 
 def timing_cases():
-    """Description -> reason of each case of timing-cases.txt (beside this
-    script): the guest runs such a case once more when it fails."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    path = os.environ.get('FH_TIMING_CASES') or os.path.join(here, 'timing-cases.txt')
+    """Description -> reason of each case of timing-cases.txt (data_dir()):
+    the guest runs such a case once more when it fails."""
+    path = os.environ.get('FH_TIMING_CASES') or os.path.join(data_dir(), 'timing-cases.txt')
     cases = {}
     for line in list_lines(path):
         case, _, why = line.partition('|')
@@ -365,6 +501,12 @@ def guest_results(gdir, first, requires):
     problems += [p + tag for p in ktap_plan_problems(dmesg)]
     results += [(s, n + tag, r, w) for s, n, r, w in kunit(dmesg)
                 if first or r != 'PASS']
+    # A suite that prints nothing fails nothing by its cases: the list
+    # says which must report.
+    have = kunit_suites(dmesg)
+    results += [('kunit', name + tag, 'FAIL',
+                 'no result in the kernel log (expected-kunit.txt)')
+                for name in expected_kunit() if name not in have]
 
     job = read(os.path.join(gdir, 'job.sh')) or ''
     m = re.search(r'^FH_TESTS="([^"]*)"', job, re.M)
@@ -403,13 +545,59 @@ def guest_results(gdir, first, requires):
             ft = [(s, n + tag, r, w) for s, n, r, w in ft]
         results += ft
         problems += [p + tag for p in ft_problems]
+    # Every livepatch kselftest of the share reports a result: a kernel
+    # without /sys/kernel/livepatch has job-check.sh write UNSUPPORTED.
+    sel = guest_selection(gdir)
+    got = {n for s, n, _, _ in results if s == 'livepatch'}
+    for t in sorted(sel or ()):
+        if t.startswith('livepatch/') and t[len('livepatch/'):] not in got:
+            results.append(('livepatch', t[len('livepatch/'):], 'FAIL',
+                            'in this guest\'s share, no result%s' % tag))
     return results, problems
+
+
+def log_results(logp, waivers):
+    """The kernel log result from the guests' log-problems lines: a line
+    fails unless a waiver's pattern matches it; a die line always fails.
+    Returns (result, unwaived lines, waived (line, reason) pairs, waiver
+    patterns that matched nothing)."""
+    bad, waived, used = [], [], set()
+    for line in logp.splitlines():
+        hit = None
+        if not DIE_LINE.search(line):
+            hit = next((w for w in waivers if w[0].search(line)), None)
+        if hit:
+            waived.append((line, hit[2]))
+            used.add(hit[2])
+        else:
+            bad.append(line)
+    why = ''
+    if bad:
+        why = '%d line(s) not waived (Guest kernel log problems, below)' % len(bad)
+    result = ('guest', LOG_RESULT.split(': ', 1)[1], 'FAIL' if bad else 'PASS', why)
+    return result, bad, waived, [w[2] for w in waivers if w[2] not in used]
+
+
+def taint_result(taints):
+    """One result for every guest's last fh-taint line: (guest, value or
+    None) pairs."""
+    why = []
+    for g, value in taints:
+        if value is None:
+            why.append('%s: no "fh-taint: N" line on its console (the job '
+                       'did not end, or guest-init.sh did not print it)' % g)
+            continue
+        flags = [f for bit, f in sorted(TAINT_FAIL.items(), reverse=True) if value & bit]
+        if flags:
+            why.append('%s: tainted %d: %s' % (g, value, ', '.join(flags)))
+    return ('guest', TAINT_RESULT.split(': ', 1)[1], 'FAIL' if why else 'PASS',
+            '; '.join(why))
 
 
 def main():
     out, known_path, ftdir = sys.argv[1:4]
     header = sys.argv[4:]
-    known = load_known(known_path)
+    known, waivers, bad_entries = load_known(known_path)
     lines = list(header)
     results = []
     problems = []
@@ -418,6 +606,8 @@ def main():
     logp = ''
     hangs = []
     case_logs = {}
+    taints = []
+    selection, ran_all, ran_last = set(), False, False
     for i, gdir in enumerate(guests(out)):
         case_logs.update(failed_case_logs(gdir))
         r, p = guest_results(gdir, i == 0, requires)
@@ -430,41 +620,96 @@ def main():
         logp = '\n'.join(x for x in (logp, lp) if x)
         for fn in sorted(f for f in os.listdir(gdir) if re.match(r'^case-hang-\d+\.txt$', f)):
             hangs.append((os.path.join(gdir, fn), read(os.path.join(gdir, fn)) or ''))
+        taints.append((os.path.basename(gdir), guest_taint(gdir)))
+        sel = guest_selection(gdir)
+        if sel is None:
+            ran_all = True
+        else:
+            selection |= sel
+        if not re.search(r'^FH_LAST=0', read(os.path.join(gdir, 'job.sh')) or '', re.M):
+            ran_last = True
 
-    results.append(('guest', 'kernel log free of oops/BUG/WARNING/lockdep/stall/hung task',
-                    'FAIL' if logp else 'PASS', ''))
+    log_result, log_bad, log_waived, waivers_unused = log_results(logp, waivers)
+    results.append(log_result)
+    results.append(taint_result(taints))
     for p in problems:
         results.append(('harness', p, 'FAIL', ''))
 
-    # Classify: only PASS passes; anything else needs a listed reason.
-    passed, failed, listed, fixed, retried = [], [], [], [], []
+    # Classify: only PASS passes; anything else needs an entry that
+    # expects that very result.
+    passed, failed, listed, retried = [], [], [], []
+    stale = []      # (entry, what is wrong): each fails the run
     for suite, name, res, why in results:
         full = '%s: %s' % (suite, name)
+        entry = known.get(full)
         if res == 'PASS':
             passed.append(full)
             if why == 'RETRIED':
                 retried.append(full)
-            if full in known:
-                fixed.append(full)
-        elif full in known:
-            listed.append((full, res, known[full]))
+            if entry:
+                stale.append((full, 'listed as %s, PASSED now: take the entry off'
+                              % entry[0]))
+        elif entry and entry[0] == res:
+            listed.append((full, res, entry[1]))
+        elif entry:
+            failed.append((full, res, 'the known-failures entry expects %s%s' %
+                           (entry[0], ('; ' + why) if why else '')))
         else:
             failed.append((full, res, why))
+    for line, what in bad_entries:
+        stale.append((line, what))
+
+    # Entries of tests that did not run: stale if the run selected them
+    # (a full run selects every test), not checked if not.
+    ran = {'%s: %s' % (r[0], r[1]) for r in results}
+    paths = case_paths(ftdir)
+    disabled = any(r[0] == 'boot' and r[1] == 'startup self-tests' for r in results)
+    unchecked = []
+    for full in known:
+        if full in ran:
+            continue
+        suite, _, name = full.partition(': ')
+        picked = True
+        if suite == 'ftracetest':
+            path = paths.get(re.sub(r' \(instance\)$', '', name))
+            if path is None:
+                stale.append((full, 'no ftracetest case has this description'))
+                continue
+            if path.startswith('last.d/'):
+                picked = ran_last
+            else:
+                picked = ran_all or path[len('test.d/'):] in selection
+        elif suite == 'livepatch':
+            picked = ran_all or 'livepatch/' + name in selection
+        elif suite == 'boot' and disabled:
+            picked = False
+        if picked:
+            stale.append((full, 'listed as %s, did not run at all' % known[full][0]))
+        else:
+            unchecked.append(full)
 
     lines.append('')
     lines.append('%-17s %s' % ('RESULT', 'TEST'))
     for suite, name, res, why in results:
         full = '%s: %s' % (suite, name)
         shown = res
-        if res != 'PASS' and full in known:
+        if res != 'PASS' and full in known and known[full][0] == res:
             shown = 'KNOWN-' + res
         elif why == 'RETRIED':
             shown = 'FAIL,PASS'
         lines.append('%-17s %s' % (shown, full))
-    if logp:
+    if log_bad:
         lines.append('')
         lines.append('Guest kernel log problems:')
-        lines += ['    ' + l for l in logp.splitlines()[:60]]
+        lines += ['    ' + l for l in log_bad[:60]]
+    if log_waived:
+        lines.append('')
+        lines.append('Guest kernel log lines waived by %s:' % known_path)
+        lines += ['    %s (waive: %s)' % (l, pat) for l, pat in log_waived[:60]]
+    if waivers_unused:
+        lines.append('')
+        lines.append('Waivers that matched no line of this run:')
+        lines += ['    waive: ' + pat for pat in waivers_unused]
     if listed:
         lines.append('')
         lines.append('Listed in %s, counted as skipped:' % known_path)
@@ -481,15 +726,11 @@ def main():
         for full in retried:
             desc = full.split(': ', 1)[1]
             lines.append('    %s (%s)' % (full, reasons.get(desc, 'no reason listed')))
-    if fixed:
+    if unchecked:
         lines.append('')
-        lines.append('Listed as known failures but PASSED now (take them off the list):')
-        lines += ['    ' + f for f in fixed]
-    stale = [k for k in known if k not in {'%s: %s' % (r[0], r[1]) for r in results}]
-    if stale:
-        lines.append('')
-        lines.append('Listed as known failures but not run at all:')
-        lines += ['    ' + s for s in stale]
+        lines.append('Listed as known failures, not checked (this run did not '
+                     'select them: TESTS=, SKIP=, PART=):')
+        lines += ['    ' + u for u in unchecked]
     # What a stopped case was waiting for, here since CI shows the
     # output and not the files.
     for path, text in hangs:
@@ -504,6 +745,8 @@ def main():
         lines.append('')
         lines.append('Last lines of the log of %s (%s):' % (full, path))
         lines += ['    ' + l for l in tail]
+    # Stale and malformed entries fail the run, each named.
+    failed += [('known-failures: ' + entry, 'STALE', what) for entry, what in stale]
     if failed:
         lines.append('')
         lines.append('FAILED:')
