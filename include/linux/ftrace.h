@@ -59,18 +59,14 @@ unsigned long arch_syscall_addr(int nr);
 
 #ifdef CONFIG_FUNCTION_TRACER
 
-/*
- * A callback: @ip is the traced call site, @parent_ip the return address
- * of the traced function, @op the ops it was registered with, @fregs the
- * registers the trampoline saved (what they hold is the arch's affair).
- */
+/* What the trampoline calls; @fregs' contents are the arch's affair. */
 typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
 			      struct ftrace_ops *op, struct ftrace_regs *fregs);
 
 #ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
 /* <asm/ftrace.h> lays out struct ftrace_regs and says how to read it. */
 #else
-/* Without a layout of the arch's, a callback's registers are a pt_regs. */
+/* Without an arch layout, a callback's registers are a pt_regs. */
 struct ftrace_regs {
 	struct pt_regs		regs;
 };
@@ -234,33 +230,22 @@ struct ftrace_func_entry {
 	unsigned long		direct;
 };
 
-/*
- * Direct calls: a site calls a custom trampoline (kernel/trace/ftrace_direct.c).
- * One site per call with register_ftrace_direct(); the sites of an ops'
- * filter with register_ftrace_direct_multi() (BPF trampolines).
- */
+/* Direct calls: a site calls a custom trampoline (kernel/trace/ftrace_direct.c). */
 struct ftrace_direct_func;
 struct dyn_ftrace;
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 extern int ftrace_direct_func_count;
-/* By site: one call site, one direct function. */
 int register_ftrace_direct(unsigned long ip, unsigned long addr);
 int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 			 unsigned long new_addr);
 int unregister_ftrace_direct(unsigned long ip, unsigned long addr);
-/* By ops: every site of the ops' filter calls @addr. */
 int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr);
 int modify_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr);
-/* ... the same, for a caller that already holds the ops' direct mutex */
+/* For a caller that already holds the direct-call mutex (an ops_func handler). */
 int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops, unsigned long addr);
 int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr);
-/* The direct function a site calls, or 0. */
 unsigned long ftrace_find_rec_direct(unsigned long ip);
-/*
- * A direct function that does nothing but resume the traced function,
- * in each back end's entry code (how a direct function returns is the
- * arch's): the boot self-test's.
- */
+/* A direct function that does nothing: the boot self-test's. */
 void ftrace_stub_direct_tramp(void);
 #else
 /*
@@ -334,11 +319,7 @@ bool is_ftrace_trampoline(unsigned long addr);
 unsigned long ftrace_location(unsigned long ip);
 unsigned long ftrace_location_range(unsigned long start, unsigned long end);
 
-/*
- * An ops' filter and notrace sets, edited from the kernel (the files
- * edit them from user space).  @reset empties the set first; @remove
- * takes the addresses out instead of adding them.
- */
+/* @reset empties the set first; @remove takes the addresses out instead. */
 int ftrace_set_filter(struct ftrace_ops *ops, unsigned char *buf, int len, int reset);
 int ftrace_set_notrace(struct ftrace_ops *ops, unsigned char *buf, int len, int reset);
 int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, int remove, int reset);
@@ -352,16 +333,11 @@ void ftrace_ops_set_global_filter(struct ftrace_ops *ops);
 /* Names to addresses in one pass over the symbols (fprobe, kprobe_multi). */
 int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt, unsigned long *addrs);
 
-/*
- * What a filter file opened with ftrace_regex_open() edits: the filter or
- * the notrace set; DO_PROBES: reading it also lists the probes of its
- * trace_array (function probes exist only in the filter file).
- */
+/* What a filter file edits; DO_PROBES: reading it also lists the probes. */
 #define FTRACE_ITER_FILTER	0x1
 #define FTRACE_ITER_NOTRACE	0x2
 #define FTRACE_ITER_DO_PROBES	0x4
 
-/* The file operations of a filter file, for trace.c's per-instance files. */
 int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
 		      struct inode *inode, struct file *file);
 int ftrace_regex_release(struct inode *inode, struct file *file);
@@ -439,10 +415,7 @@ ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
 { return -1; }
 #endif
 
-/*
- * Old names for "stop function tracing now", used by kexec: they flip
- * kernel.ftrace_enabled without going through the sysctl.
- */
+/* Used by kexec: they flip kernel.ftrace_enabled without the sysctl. */
 #ifdef CONFIG_FUNCTION_TRACER
 static inline int __ftrace_enabled_save(void)
 {
@@ -473,7 +446,6 @@ static inline void tracer_disable(void)
 # define ftrace_return_address(n) 0UL
 #endif
 
-/* The return address @n frames up (0: of this function). */
 #define __FTRACE_CALLER(n)	((unsigned long)ftrace_return_address(n))
 #define CALLER_ADDR0		((unsigned long)ftrace_return_address0)
 #define CALLER_ADDR1		__FTRACE_CALLER(1)
@@ -504,28 +476,20 @@ void trace_preempt_off(unsigned long a0, unsigned long a1);
 # define trace_preempt_off(a0, a1) do { } while (0)
 #endif
 
-/*
- * The section of a module that lists its call sites (the module loader
- * reads it): the compiler's own with -fpatchable-function-entry (arm64),
- * recordmcount's otherwise.
- */
+/* The module section that lists its call sites, which the loader reads. */
 #ifndef CC_USING_PATCHABLE_FUNCTION_ENTRY
 # define FTRACE_CALLSITE_SECTION	"__mcount_loc"
 #else
 # define FTRACE_CALLSITE_SECTION	"__patchable_function_entries"
 #endif
 
-/* The records of the kernel's own sites, set up early in start_kernel(). */
 #ifdef CONFIG_FTRACE_MCOUNT_RECORD
 void ftrace_init(void);
 #else
 static inline void ftrace_init(void) { }
 #endif
 
-/*
- * Function graph tracing.  The records below are part of the trace
- * format even when the graph tracer is not built.
- */
+/* The graph records are part of the trace format even without the tracer. */
 struct ftrace_graph_ent {
 	unsigned long func;
 	int depth;
