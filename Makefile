@@ -20,6 +20,8 @@
 #   make conformance-golden STOCK=1
 #                  record stock's answers to every file of the core (the
 #                  reference that ftrace/func-conformance.tc compares with)
+#   make htmldocs  our tree's Documentation/trace in HTML (build/docs);
+#                  fails on a Sphinx warning that names one of our files
 #
 # Variables:
 #   STOCK=1        work on the untouched base instead of ours
@@ -442,6 +444,26 @@ bench: rootfs
 		"Base: $$(cat $(BASE)/VERSION); $(ARCH); command: make bench$(if $(ARCHSUF), ARCH=$(ARCH)) ROUNDS=$(ROUNDS) BOOTS=$(BOOTS) BENCH_OPS=$(BENCH_OPS)$(if $(filter-out all,$(BENCH_ROWS)), BENCH_ROWS=$(BENCH_ROWS)); $$(date -u +%F)" \
 		> $(BUILD)/bench$(ARCHSUF).txt.new
 	@mv $(BUILD)/bench$(ARCHSUF).txt.new $(BUILD)/bench$(ARCHSUF).txt && cat $(BUILD)/bench$(ARCHSUF).txt
+
+# Our tree's Documentation/trace in HTML, in build/docs/Documentation/
+# output/trace (Sphinx: deps.sh docs installs it).  It fails on any Sphinx
+# warning or error that names a file of ours: one the overlay provides or
+# a patch edits.  The output is made from scratch each time, since Sphinx
+# says nothing again about a file it does not read again.
+DOCS       := $(BUILD)/docs
+.PHONY: htmldocs
+htmldocs: tree
+	@[ $(VARIANT) = ours ] || { echo "htmldocs: builds our tree only (no STOCK=1)" >&2; exit 1; }
+	@$(HARNESS)/deps.sh docs
+	@rm -rf $(DOCS) && mkdir -p $(DOCS)
+	@$(MAKE) -s -C $(BUILD)/ours/src O=$(DOCS) htmldocs SPHINXDIRS=trace \
+		> $(DOCS)/htmldocs.log 2>&1 || { cat $(DOCS)/htmldocs.log; exit 1; }
+	@cd $(TOP) && { git ls-files -- arch kernel include scripts Documentation tools; \
+		sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' patches/*.patch; } | \
+		sed 's|$$|:|' | sort -u > $(DOCS)/ours.txt
+	@if grep -F -f $(DOCS)/ours.txt $(DOCS)/htmldocs.log >&2; then \
+		echo "htmldocs: Sphinx warnings in our files (all in $(DOCS)/htmldocs.log)" >&2; exit 1; fi
+	@echo "  DOCS    $(DOCS)/Documentation/output/trace/index.html"
 
 clean:
 	rm -rf $(BUILD)/ours $(BUILD)/stock

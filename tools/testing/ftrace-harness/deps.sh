@@ -3,7 +3,8 @@
 #
 # deps.sh [ARCH]: make sure this Debian 12 host has what the harness needs
 # to build and boot ARCH (x86_64 by default; arm64 adds the cross compiler
-# and QEMU's arm machines).
+# and QEMU's arm machines).  deps.sh docs: what 'make htmldocs' needs
+# (Sphinx and the theme the kernel's conf.py asks for), and nothing else.
 # As root, install what is missing with apt-get; otherwise print the one
 # apt-get line to run, and fail.
 set -euo pipefail
@@ -43,6 +44,10 @@ aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
 /usr/aarch64-linux-gnu/lib/libc.a libc6-dev-arm64-cross
 qemu-system-aarch64 qemu-system-arm
 dpkg-deb dpkg
+" ;;
+docs) need="
+sphinx-build python3-sphinx
+/usr/lib/python3/dist-packages/sphinx_rtd_theme python3-sphinx-rtd-theme
 " ;;
 *) echo "deps.sh: unknown arch '$1'" >&2; exit 2 ;;
 esac
