@@ -57,6 +57,11 @@
 #                  the arch's gcc, when ccache is installed)
 #   KCMDLINE="..." extra kernel command line for the guest, for debugging
 #                  (e.g. KCMDLINE=slub_debug=FZPU)
+#   FH_ACCEL=tcg|kvm  x86_64 guests: force TCG or KVM (default: KVM when
+#                  QEMU runs under it, a guest QEMU reports a KVM failure
+#                  for, or silent a minute before its job, booted again
+#                  under TCG; FH_KVM_STALL=N seconds instead of 60;
+#                  qemu-run.sh, accel.sh)
 
 # FLOOR=1 (make bench's third kernel): the base without the function tracer.
 VARIANT    := $(if $(filter 1 y yes,$(FLOOR)),floor,$(if $(filter 1 y yes,$(STOCK)),stock,ours))

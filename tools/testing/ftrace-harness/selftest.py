@@ -779,6 +779,142 @@ def test_audit():
         check('known-failures/%s parses' % fn, (bool(known or waivers), bad), (True, []))
 
 
+KVM_ERROR = """\
+KVM internal error. Suberror: 1
+extra data[0]: 0x0000000000000000
+extra data[1]: 0x0000000000000030
+emulation failure
+RAX=0000000000000000 RBX=ffffffff82a03e40 RCX=0000000000000000
+"""
+
+# A stand-in for qemu-system-x86_64: a boot under "-accel kvm" prints
+# $FAKE_KVM (QEMU's KVM internal error, or nothing) and stops, as QEMU
+# does (it pauses the guest); under TCG it "runs the job": the lines of
+# guest-init.sh and the files a finished job leaves.
+FAKE_QEMU = r"""#!/bin/bash
+[ "$1" = --version ] && { echo "QEMU emulator version 7.2.0"; exit 0; }
+out="" pidfile="" kvm=0 probe=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	-pidfile) pidfile=$2; shift ;;
+	-accel) [ "${2%%,*}" = kvm ] && kvm=1; shift ;;
+	-kernel) probe=0; shift ;;
+	-fsdev) case $2 in *id=fhout,path=*) out=${2#*id=fhout,path=}; out=${out%%,*} ;; esac; shift ;;
+	esac
+	shift
+done
+[ -n "$pidfile" ] && echo $$ > "$pidfile"
+echo "$(date +%s) kvm=$kvm probe=$probe" >> "$FAKE_LOG"
+if [ $probe = 1 ]; then exec sleep 30; fi
+if [ $kvm = 1 ]; then
+	printf '%s' "$FAKE_KVM" >&2
+	exec sleep 300
+fi
+echo "harness-guest: kernel 6.1.0-ours, 2 CPUs online, running /tmp/out/job.sh"
+echo 0 > "$out/job.status"
+: > "$out/dmesg.txt"
+echo "fh-taint: 0"
+"""
+
+
+def test_accel():
+    """accel.sh: FH_ACCEL forces an accelerator; the verdict on planted
+    QEMU outputs; qemu-run.sh on a stand-in QEMU falls back to TCG."""
+    acc = os.path.join(HERE, 'accel.sh')
+
+    def choose(accel, arch='x86_64', icount='0', dev='/nonexistent'):
+        env = dict(os.environ, FH_KVM_DEV=dev)
+        env.pop('FH_ACCEL', None)
+        if accel is not None:
+            env['FH_ACCEL'] = accel
+        p = subprocess.run([acc, 'choose', arch, icount], env=env,
+                           capture_output=True, text=True)
+        return p.returncode, p.stdout.strip()
+    check('accel: FH_ACCEL=tcg', choose('tcg'), (0, 'tcg'))
+    check('accel: FH_ACCEL=kvm', choose('kvm'), (0, 'kvm'))
+    check('accel: FH_ACCEL=kvm on arm64 refused', choose('kvm', 'arm64')[0], 2)
+    check('accel: FH_ACCEL=kvm with -icount refused', choose('kvm', icount='1')[0], 2)
+    check('accel: FH_ACCEL=bogus refused', choose('bogus')[0], 2)
+    check('accel: no /dev/kvm: tcg', choose(None), (0, 'tcg'))
+    check('accel: arm64 auto: tcg', choose('auto', 'arm64'), (0, 'tcg'))
+
+    def verdict(text, idle, env_add=None):
+        with tempfile.NamedTemporaryFile('w', suffix='.log') as f:
+            f.write(text)
+            f.flush()
+            p = subprocess.run([acc, 'verdict', f.name, str(idle)],
+                               env=dict(os.environ, **(env_add or {})),
+                               capture_output=True, text=True)
+            return p.returncode, p.stdout.strip()
+    boot = '[    0.000000] Linux version 6.1.0-ours\r\n'
+    job = boot + 'harness-guest: kernel 6.1.0-ours, 2 CPUs online\r\n'
+    rc, why = verdict(boot + KVM_ERROR, 0)
+    check('accel: KVM internal error: rerun under TCG',
+          (rc, 'KVM internal error. Suberror: 1' in why), (1, True))
+    rc, why = verdict(job + '[1] a case\t[PASS]\r\n' + KVM_ERROR, 0)
+    check('accel: KVM internal error after the job started: rerun', rc, 1)
+    rc, why = verdict('error: kvm run failed Bad address\n', 0)
+    check('accel: kvm run failed: rerun', rc, 1)
+    rc, why = verdict(boot, 61)
+    check('accel: no console progress for a minute: rerun',
+          (rc, 'no console progress under KVM for 61s' in why), (1, True))
+    check('accel: a quiet 59 s: goes on', verdict(boot, 59), (0, ''))
+    check('accel: an empty console for a minute: rerun', verdict('', 60)[0], 1)
+    check('accel: quiet once the job runs: goes on', verdict(job, 600), (0, ''))
+    check('accel: FH_KVM_STALL', verdict(boot, 10, {'FH_KVM_STALL': '5'})[0], 1)
+    check('accel: a clean boot: goes on', verdict(job, 1), (0, ''))
+
+    # qemu-run.sh itself, on the stand-in QEMU (no guest boots).
+    with tempfile.TemporaryDirectory() as d:
+        qdir = os.path.join(d, 'bin')
+        os.mkdir(qdir)
+        fake = os.path.join(qdir, 'qemu-system-x86_64')
+        with open(fake, 'w') as f:
+            f.write(FAKE_QEMU)
+        os.chmod(fake, 0o755)
+        kvm = os.path.join(d, 'kvm')
+        open(kvm, 'w').close()
+        kernel = os.path.join(d, 'bzImage')
+        open(kernel, 'w').close()
+        jobf = os.path.join(d, 'job')
+        with open(jobf, 'w') as f:
+            f.write('true\n')
+
+        def run(name, fake_kvm, env_add=None):
+            out = os.path.join(d, name)
+            env = dict(os.environ, FH_QEMU_DIR=qdir, FH_KVM_DEV=kvm, FH_ARCH='x86_64',
+                       FH_KVM_STALL='4', FAKE_KVM=fake_kvm,
+                       FAKE_LOG=os.path.join(d, name + '.qemu'),
+                       FH_VMLINUX='/nonexistent', **(env_add or {}))
+            env.pop('FH_ACCEL', None)
+            env.update(env_add or {})
+            t0 = time.time()
+            p = subprocess.run([os.path.join(HERE, 'qemu-run.sh'), '-k', kernel,
+                                '-o', out, '-j', jobf, '-t', '120'],
+                               env=env, capture_output=True, text=True)
+            boots = open(env['FAKE_LOG']).read().split('\n')
+            return p, out, [b.split(' ', 1)[1] for b in boots if b], time.time() - t0
+        p, out, boots, secs = run('interr', KVM_ERROR)
+        said = [l for l in p.stdout.splitlines() if 'booting again under TCG' in l]
+        check('qemu-run: a KVM internal error: killed, booted again under TCG',
+              (p.returncode, boots, len(said), said and 'KVM internal error' in said[0],
+               os.path.exists(os.path.join(out, 'console-kvm.log')),
+               os.path.exists(os.path.join(out, 'accel.txt')), secs < 60),
+              (0, ['kvm=1 probe=1', 'kvm=1 probe=0', 'kvm=0 probe=0'], 1, True,
+               True, True, True))
+        if p.returncode:
+            print(p.stdout, p.stderr)
+        p, out, boots, secs = run('stall', '')
+        said = [l for l in p.stdout.splitlines() if 'booting again under TCG' in l]
+        check('qemu-run: no console progress under KVM: booted again under TCG',
+              (p.returncode, boots, len(said),
+               said and 'no console progress under KVM' in said[0]),
+              (0, ['kvm=1 probe=1', 'kvm=1 probe=0', 'kvm=0 probe=0'], 1, True))
+        p, out, boots, secs = run('forced', KVM_ERROR, {'FH_ACCEL': 'tcg'})
+        check('qemu-run: FH_ACCEL=tcg: no KVM at all',
+              (p.returncode, boots, 'accel=tcg' in p.stdout), (0, ['kvm=0 probe=0'], True))
+
+
 test_parsers()
 test_logscan()
 test_summary()
@@ -789,6 +925,7 @@ test_hang_dump()
 test_stale_watch()
 test_bench_report()
 test_audit()
+test_accel()
 print('harness self-test: %d passed, %d failed' %
       (results.count(True), results.count(False)))
 sys.exit(0 if all(results) else 1)
