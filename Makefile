@@ -140,7 +140,7 @@ export CCACHE_BASEDIR := $(TOP)
 export CCACHE_NOHASHDIR := 1
 KMAKE       = $(MAKE) -s -C $(SRC) O=$(OBJ) ARCH=$(ARCH) LOCALVERSION=-$(VARIANT) \
               CC="$(KCC)"
-PHASE      := $(HARNESS)/phase.sh
+PHASE      := $(HARNESS)/host/phase.sh
 
 .PHONY: all deps rootfs qemu-bpo base tree config kernel test-mods guest-tools ftracetest-dir livepatch-dir harness-selftest check check-arch compare \
 	check-both run bench stress boot-loop clean distclean conformance-golden timings
@@ -148,28 +148,28 @@ PHASE      := $(HARNESS)/phase.sh
 all: kernel
 
 deps:
-	@$(HARNESS)/deps.sh $(ARCH)
+	@$(HARNESS)/host/deps.sh $(ARCH)
 
 # arm64 guests boot on a root of Debian's arm64 packages (rootfs.sh);
 # x86_64 guests on the host's own root.
 rootfs: deps
 ifeq ($(ARCH),arm64)
-	@$(PHASE) rootfs $(HARNESS)/rootfs.sh $(ARCH) $(ROOTFS) $(TOP)
+	@$(PHASE) rootfs $(HARNESS)/host/rootfs.sh $(ARCH) $(ROOTFS) $(TOP)
 endif
 
 base: deps
-	@$(PHASE) base $(HARNESS)/tree.sh base $(TARBALL) $(BASE)
+	@$(PHASE) base $(HARNESS)/host/tree.sh base $(TARBALL) $(BASE)
 
 # Base + overlay + patches.  Stock builds straight from the base.
 tree: base
 ifeq ($(VARIANT),ours)
-	@$(PHASE) overlay $(HARNESS)/tree.sh apply $(TOP) $(BASE_SRC) $(SRC)
+	@$(PHASE) overlay $(HARNESS)/host/tree.sh apply $(TOP) $(BASE_SRC) $(SRC)
 endif
 
 .DELETE_ON_ERROR:
 
-$(OBJ)/.config: $(FRAGMENTS) $(HARNESS)/kconfig.sh $(BASE)/.extracted
-	@$(PHASE) config env KCC='$(KCC)' $(HARNESS)/kconfig.sh $(SRC) $(OBJ) $(FRAGMENTS)
+$(OBJ)/.config: $(FRAGMENTS) $(HARNESS)/host/kconfig.sh $(BASE)/.extracted
+	@$(PHASE) config env KCC='$(KCC)' $(HARNESS)/host/kconfig.sh $(SRC) $(OBJ) $(FRAGMENTS)
 
 config: tree
 	@$(MAKE) -s --no-print-directory $(OBJ)/.config
@@ -214,8 +214,8 @@ ftracetest-dir: base
 	@cp -a $(BASE_SRC)/tools/testing/selftests/ftrace $(OUT)/ftracetest
 	@if [ -d $(TOP)/tools/testing/selftests/ftrace ]; then \
 		cp -a $(TOP)/tools/testing/selftests/ftrace/. $(OUT)/ftracetest/; fi
-	@patch -s -p1 -d $(OUT)/ftracetest < $(HARNESS)/ftracetest-instance-reset.patch
-	@patch -s -p1 -d $(OUT)/ftracetest < $(HARNESS)/ftracetest-reset-once.patch
+	@patch -s -p1 -d $(OUT)/ftracetest < $(HARNESS)/data/ftracetest-instance-reset.patch
+	@patch -s -p1 -d $(OUT)/ftracetest < $(HARNESS)/data/ftracetest-reset-once.patch
 
 # The base's livepatch kselftests (run by the guest job after ftracetest).
 livepatch-dir: base
@@ -224,7 +224,7 @@ livepatch-dir: base
 
 # The harness's own parsers, on canned logs, before anything is built.
 harness-selftest: deps
-	@PYTHONDONTWRITEBYTECODE=1 $(HARNESS)/selftest.py
+	@PYTHONDONTWRITEBYTECODE=1 $(HARNESS)/report/selftest.py
 	@checkbashisms $$(git -C $(TOP) ls-files "tools/testing/selftests/ftrace/*.tc" \
 		"tools/testing/selftests/ftrace/*.sh") || \
 		{ echo "harness: bashisms in our ftracetest cases" >&2; exit 1; }
@@ -280,7 +280,7 @@ check:
 	@s=0; \
 	$(MAKE) --no-print-directory check-arch ARCH=x86_64 SKIP="$(if $(TESTS),,$(X86_LEAVE)) $(SKIP)" || s=1; \
 	$(MAKE) --no-print-directory check-arch ARCH=arm64 SKIP="$(if $(TESTS),,$(ARM64_LEAVE)) $(SKIP)" || s=1; \
-	$(HARNESS)/verdict.sh $(BUILD)/$(VARIANT)/results/summary.txt \
+	$(HARNESS)/report/verdict.sh $(BUILD)/$(VARIANT)/results/summary.txt \
 		$(BUILD)/$(VARIANT)-arm64/results/summary.txt; \
 	exit $$s
 else
@@ -294,23 +294,23 @@ RESULTS    ?= $(OUT)/results$(if $(PART),-part$(subst /,of,$(PART)))
 CASE_SCALE ?= $(if $(DEBUGSUF),24,3)
 # Under DEBUG=1, the cases whose debug cost was measured (and is far from
 # 24 times their cost) get 3 times that instead.
-CASE_OWN   := $(if $(DEBUGSUF),$(wildcard $(HARNESS)/case-costs-debug$(ARCHSUF).txt))
+CASE_OWN   := $(if $(DEBUGSUF),$(wildcard $(HARNESS)/data/case-costs-debug$(ARCHSUF).txt))
 # The listed failures: the variant's, and under DEBUG=1 what only the
 # checkers find.
-KNOWN      := $(HARNESS)/known-failures/$(VARIANT)$(ARCHSUF).txt \
-              $(if $(DEBUGSUF),$(wildcard $(HARNESS)/known-failures/$(VARIANT)$(ARCHSUF)-debug.txt))
+KNOWN      := $(HARNESS)/data/known-failures/$(VARIANT)$(ARCHSUF).txt \
+              $(if $(DEBUGSUF),$(wildcard $(HARNESS)/data/known-failures/$(VARIANT)$(ARCHSUF)-debug.txt))
 check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir livepatch-dir
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
 	@[ -z "$(strip $(SKIP))" ] || echo "check: not run ($(ARCH), SKIP; make check ARCH=$(ARCH) runs what make check of both arches leaves out): $(strip $(SKIP))"
-	@$(HARNESS)/shard.py $(if $(SKIP),--skip "$(SKIP)") $(if $(PART),--part $(PART)) $(SHARDS) $(HARNESS)/case-costs$(ARCHSUF).txt $(OUT)/ftracetest \
+	@$(HARNESS)/host/shard.py $(if $(SKIP),--skip "$(SKIP)") $(if $(PART),--part $(PART)) $(SHARDS) $(HARNESS)/data/case-costs$(ARCHSUF).txt $(OUT)/ftracetest \
 		$(OUT)/livepatch $(TESTS) > $(RESULTS)/shards.txt
-	@FH_TOOLS=$(GTOOLS) FH_CASE_COSTS=$(HARNESS)/case-costs$(ARCHSUF).txt FH_CASE_SCALE=$(CASE_SCALE) \
+	@FH_TOOLS=$(GTOOLS) FH_CASE_COSTS=$(HARNESS)/data/case-costs$(ARCHSUF).txt FH_CASE_SCALE=$(CASE_SCALE) \
 		$(if $(CASE_OWN),FH_CASE_OWN_COSTS=$(CASE_OWN) FH_CASE_OWN_SCALE=3) \
-		$(PHASE) guest $(HARNESS)/check-guests.sh $(RESULTS)/shards.txt \
+		$(PHASE) guest $(HARNESS)/host/check-guests.sh $(RESULTS)/shards.txt \
 		$(RESULTS) $(OUT)/$(KIMAGE) $(OUT)/modules $(TIMEOUT) \
 		$(OUT)/ftracetest $(OUT)/livepatch || true
 	@cat $(KNOWN) > $(RESULTS)/known-failures.txt
-	@FH_VARIANT=$(VARIANT) $(PHASE) summary $(HARNESS)/summarize.py $(RESULTS) \
+	@FH_VARIANT=$(VARIANT) $(PHASE) summary $(HARNESS)/report/summarize.py $(RESULTS) \
 		$(RESULTS)/known-failures.txt $(OUT)/ftracetest \
 		"Variant:  $(VARIANT)$(if $(DEBUGSUF), (DEBUG=1: KASAN, kmemleak, debug objects, W+X))" "Base:     $$(cat $(BASE)/VERSION)" \
 		"Kernel:   $$(cat $(OBJ)/include/config/kernel.release)" \
@@ -329,7 +329,7 @@ check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir 
 # in build/qemu-bpo; make check keeps the host's QEMU.
 QEMU_BPO   := $(BUILD)/qemu-bpo
 qemu-bpo:
-	@$(PHASE) qemu $(HARNESS)/qemu-bpo.sh $(QEMU_BPO)
+	@$(PHASE) qemu $(HARNESS)/host/qemu-bpo.sh $(QEMU_BPO)
 STRESS_TESTS := $(sort $(patsubst $(TOP)/tools/testing/selftests/ftrace/test.d/%,%, \
 	$(wildcard $(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/stress-*.tc \
 		$(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/fuzz-*.tc \
@@ -347,14 +347,14 @@ stress: qemu-bpo
 # of a failed self-test (job-boots.sh).
 boot-loop: kernel rootfs qemu-bpo
 	@FH_QEMU_DIR=$(QEMU_BPO)/usr/bin FH_TCG_THREAD=$(if $(filter ours,$(VARIANT)),multi,single) \
-		$(HARNESS)/boot-loop.sh $(OUT)/$(KIMAGE) $(OUT)/modules $(OUT)/boot-loop \
+		$(HARNESS)/host/boot-loop.sh $(OUT)/$(KIMAGE) $(OUT)/modules $(OUT)/boot-loop \
 		$(if $(filter command line,$(origin BOOTS)),$(BOOTS),20)
 
 # Seconds per test measured by the last 'make check', in the form
 # shard.py reads: copy it over case-costs.txt (case-costs-arm64.txt for
 # ARCH=arm64) when the suites change.
 timings:
-	@$(HARNESS)/timings.py $(OUT)/results $(OUT)/ftracetest
+	@$(HARNESS)/report/timings.py $(OUT)/results $(OUT)/ftracetest
 
 # The conformance case's reference transcript, from the untouched base.
 CONFORMANCE := $(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/conformance
@@ -370,7 +370,7 @@ conformance-golden:
 
 # Per-test differences between the last 'make check' and 'make check STOCK=1'.
 compare:
-	@$(HARNESS)/compare.py $(BUILD)/ours/results/summary.txt \
+	@$(HARNESS)/report/compare.py $(BUILD)/ours/results/summary.txt \
 		$(BUILD)/stock/results/summary.txt
 
 # Both variants in one run, then the tests whose results differ.
@@ -382,8 +382,8 @@ check-both:
 	exit $$s
 
 run: kernel rootfs
-	@printf 'FH_INTERACTIVE=%s\n. %s\n' '$(INTERACTIVE)' $(HARNESS)/job-run.sh > $(OUT)/run.job
-	@$(HARNESS)/qemu-run.sh -k $(OUT)/$(KIMAGE) -m $(OUT)/modules -o $(OUT)/run \
+	@printf 'FH_INTERACTIVE=%s\n. %s\n' '$(INTERACTIVE)' $(HARNESS)/guest/job-run.sh > $(OUT)/run.job
+	@$(HARNESS)/host/qemu-run.sh -k $(OUT)/$(KIMAGE) -m $(OUT)/modules -o $(OUT)/run \
 		-j $(OUT)/run.job -t $(TIMEOUT) $(if $(filter 1,$(INTERACTIVE)),-i,-v)
 
 # The core benchmark: three kernels of the production-like config (make
@@ -393,7 +393,7 @@ run: kernel rootfs
 # time the guest measures is a count of executed instructions.  After each
 # boot of ours and stock, boot-count.sh counts the boot set-up of vmlinux's
 # call sites exactly in a short boot of its own (record mode, gdb).
-# tools/testing/ftrace-harness/bench-report.py prints the figures of all
+# tools/testing/ftrace-harness/report/bench-report.py prints the figures of all
 # three side by side with ours/stock and the spread between runs.
 ROUNDS ?= 5
 # Ops the registration rows register, one each.
@@ -430,14 +430,14 @@ bench: rootfs
 		printf 'FH_ROUNDS=%s\nFH_TOOLS=%s\nFH_BENCH_OPS=%s\nFH_BENCH_OPS_N=%s\nFH_BENCH_ROWS=%s\n. %s\n' '$(ROUNDS)' \
 			$(BUILD)/ours$(ARCHSUF)-bench/guest-tools \
 			$$d/bench-ops/ftrace_bench_ops.ko '$(BENCH_OPS)' '$(BENCH_ROWS)' \
-			$(HARNESS)/job-bench.sh > $$d/bench.job; \
+			$(HARNESS)/guest/job-bench.sh > $$d/bench.job; \
 		for b in $$(seq $(BOOTS)); do \
 			FH_ICOUNT=1 FH_KCMDLINE="$(KCMDLINE)" \
-				$(PHASE) bench-$$v-$$b $(HARNESS)/qemu-run.sh -k $$d/$(KIMAGE) \
+				$(PHASE) bench-$$v-$$b $(HARNESS)/host/qemu-run.sh -k $$d/$(KIMAGE) \
 				-m $$d/modules -o $$d/bench-$$b \
 				-j $$d/bench.job -t $(TIMEOUT) || exit 1; \
 			case $$v in ours) f=ftrace_init ;; stock) f=ftrace_process_locs ;; *) f= ;; esac; \
-			[ -z "$$f" ] || $(PHASE) boot-count-$$v-$$b $(HARNESS)/boot-count.sh \
+			[ -z "$$f" ] || $(PHASE) boot-count-$$v-$$b $(HARNESS)/host/boot-count.sh \
 				$$d/$(KIMAGE) $$d/obj/System.map $$f $$d/bench-$$b || exit 1; \
 		done; \
 	done
@@ -445,10 +445,20 @@ bench: rootfs
 		a=; for b in $$(seq $(BOOTS)); do a=$$a$${a:+,}$(BUILD)/$$v$(ARCHSUF)-bench/bench-$$b; done; \
 		args="$$args $$v=$$a"; \
 	done; \
-	$(HARNESS)/bench-report.py $$args \
+	$(HARNESS)/report/bench-report.py $$args \
 		"Base: $$(cat $(BASE)/VERSION); $(ARCH); command: make bench$(if $(ARCHSUF), ARCH=$(ARCH)) ROUNDS=$(ROUNDS) BOOTS=$(BOOTS) BENCH_OPS=$(BENCH_OPS)$(if $(filter-out all,$(BENCH_ROWS)), BENCH_ROWS=$(BENCH_ROWS)); $$(date -u +%F)" \
 		> $(BUILD)/bench$(ARCHSUF).txt.new
 	@mv $(BUILD)/bench$(ARCHSUF).txt.new $(BUILD)/bench$(ARCHSUF).txt && cat $(BUILD)/bench$(ARCHSUF).txt
+	@# The committed copy at the top (x86_64: bench-results.md): the
+	@# command as given, the commit and date that produced the figures.
+	@{ printf '# Bench results\n\nWritten by `make bench` after each run (the Makefile'"'"'s bench target).\n\n'; \
+		printf -- '- command: `%s`\n' 'make bench$(if $(strip $(MAKEOVERRIDES)), $(strip $(MAKEOVERRIDES)))'; \
+		printf -- '- commit: %s\n' "$$(git -C $(TOP) describe --always --dirty)"; \
+		printf -- '- date: %s\n\n' "$$(date -u '+%F %T UTC')"; \
+		printf 'What tools/testing/ftrace-harness/report/bench-report.py printed:\n\n```\n'; \
+		cat $(BUILD)/bench$(ARCHSUF).txt; printf '```\n'; } > $(TOP)/bench-results$(ARCHSUF).md.new
+	@mv $(TOP)/bench-results$(ARCHSUF).md.new $(TOP)/bench-results$(ARCHSUF).md && \
+		echo "  BENCH   $(TOP)/bench-results$(ARCHSUF).md"
 
 # Our tree's Documentation/trace in HTML, in build/docs/Documentation/
 # output/trace (Sphinx: deps.sh docs installs it).  It fails on any Sphinx
@@ -459,7 +469,7 @@ DOCS       := $(BUILD)/docs
 .PHONY: htmldocs
 htmldocs: tree
 	@[ $(VARIANT) = ours ] || { echo "htmldocs: builds our tree only (no STOCK=1)" >&2; exit 1; }
-	@$(HARNESS)/deps.sh docs
+	@$(HARNESS)/host/deps.sh docs
 	@rm -rf $(DOCS) && mkdir -p $(DOCS)
 	@$(MAKE) -s -C $(BUILD)/ours/src O=$(DOCS) htmldocs SPHINXDIRS=trace \
 		> $(DOCS)/htmldocs.log 2>&1 || { cat $(DOCS)/htmldocs.log; exit 1; }

@@ -34,6 +34,8 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# The harness: host/ (here), guest/, report/, data/.
+harness=$(cd "$here/.." && pwd)
 kernel="" modules="" out="" job="" limit=2700 interactive=0 verbose=0
 while getopts "k:m:o:j:t:iv" opt; do
 	case $opt in
@@ -56,7 +58,7 @@ die() { echo "qemu-run.sh: $*" >&2; exit 1; }
 vmlinux=${FH_VMLINUX:-$(dirname "$kernel")/obj/vmlinux}
 kernel=$(readlink -f "$kernel")
 modules=$(readlink -f "${modules:-/nonexistent}")
-case "$modules$here" in
+case "$modules$harness" in
 *[[:space:]]*) die "paths with spaces cannot go on the kernel command line" ;;
 esac
 
@@ -87,7 +89,7 @@ if [ "${FH_ICOUNT:-0}" = 1 ]; then
 	[ "$tcg" = single ] || die "FH_ICOUNT=1 needs single-threaded TCG"
 	smp=1 icount=(-icount shift=0,sleep=off,align=off)
 fi
-top=$(cd "$here/../../.." && pwd)
+top=$(cd "$harness/../../.." && pwd)
 # FH_QEMU_DIR: where the QEMU binaries are, if not the host's (make stress:
 # QEMU 10, see qemu-bpo.sh).
 qdir=${FH_QEMU_DIR:+$FH_QEMU_DIR/}
@@ -119,7 +121,7 @@ machine_for() {
 			# the TSC kept, they read 500,061-500,069 us.
 			tcg_cmdline="tsc=reliable"
 		fi
-		root=/ init=$here/guest-init.sh console=ttyS0
+		root=/ init=$harness/guest/guest-init.sh console=ttyS0
 		machine=("${qdir}qemu-system-x86_64" "${accel[@]}" -machine q35)
 		;;
 	arm64)
@@ -304,7 +306,7 @@ if [ ! -f "$out/job.status" ]; then
 	echo "qemu-run.sh: FAIL: guest did not finish its job" | tee -a "$out/runner.txt"
 	fail=1
 fi
-"$here/logscan.sh" "$out/console.log" "$out/dmesg.txt" > "$out/log-problems.txt"
+"$harness/report/logscan.sh" "$out/console.log" "$out/dmesg.txt" > "$out/log-problems.txt"
 scan=$?
 if [ $scan -gt 1 ]; then
 	echo "qemu-run.sh: FAIL: logscan.sh failed ($scan)" | tee -a "$out/runner.txt"

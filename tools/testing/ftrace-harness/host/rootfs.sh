@@ -31,7 +31,22 @@ esac
 pkgs="bash dash coreutils grep sed gawk findutils diffutils util-linux mount
 procps iproute2 iputils-ping kmod busybox-static trace-cmd bpftrace linux-perf"
 stamp="$arch|$top|$(echo $pkgs)|3"
+# DIR/fh-init, the guest's PID 1: it runs the harness's guest/guest-init.sh.
+write_init() {
+	cat > "$1/fh-init.new" <<EOF
+#!/bin/busybox sh
+# PID 1 of the $arch harness guest (rootfs.sh): the host's repository at its
+# own path, then the harness's init from it.
+/bin/busybox mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro fhtop $top ||
+	echo "harness-guest: cannot mount the repository share at $top"
+exec /bin/bash $top/tools/testing/ftrace-harness/guest/guest-init.sh
+EOF
+	chmod 755 "$1/fh-init.new" && mv "$1/fh-init.new" "$1/fh-init"
+}
 if [ "$(cat "$root/.fh-stamp" 2>/dev/null)" = "$stamp" ]; then
+	# A root made before the harness's files moved gets its init
+	# rewritten (the packages are what the stamp says).
+	grep -q "guest/guest-init.sh" "$root/fh-init" 2>/dev/null || write_init "$root"
 	exit 0
 fi
 
@@ -71,15 +86,7 @@ printf 'root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexisten
 printf 'root:x:0:\nnogroup:x:65534:\n' > etc/group
 printf '127.0.0.1 localhost\n' > etc/hosts
 printf 'fh-arm64\n' > etc/hostname
-cat > fh-init <<EOF
-#!/bin/busybox sh
-# PID 1 of the $arch harness guest (rootfs.sh): the host's repository at its
-# own path, then the harness's init from it.
-/bin/busybox mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro fhtop $top ||
-	echo "harness-guest: cannot mount the repository share at $top"
-exec /bin/bash $top/tools/testing/ftrace-harness/guest-init.sh
-EOF
-chmod 755 fh-init
+write_init .
 
 # Every shared library a program here needs must be here too.
 # (readelf fails on the scripts: its status says nothing here.)

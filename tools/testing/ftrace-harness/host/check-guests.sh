@@ -41,7 +41,7 @@ while IFS= read -r share || [ -n "$share" ]; do
 		"${FH_TOOLS:-}" "${FH_STRESS:-short}" "${FH_CASE_COSTS:-}" \
 		"${FH_CASE_SCALE:-0}" "${FH_CASE_OWN_COSTS:-}" "${FH_CASE_OWN_SCALE:-0}" \
 		"${FH_FUZZ_TIME_LIMIT:+ FH_FUZZ_TIME_LIMIT=$FH_FUZZ_TIME_LIMIT}" \
-		"$here/job-check.sh" >> "$job"
+		"$(cd "$here/../guest" && pwd)/job-check.sh" >> "$job"
 	extra=${FH_KCMDLINE:-}
 	[ $first -eq 1 ] || extra="$extra kprobe_event="
 	echo "check-guests.sh: guest $n: $(echo "$share" | wc -w) tests$([ $first -eq 1 ] &&

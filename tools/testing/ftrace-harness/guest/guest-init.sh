@@ -58,7 +58,7 @@ writable() {
 # arm64 guest has it as a mount of its own (rootfs.sh's fh-init), which
 # an overlay of a directory above it would hide (a clone under /tmp or
 # /root), and a 9p share mounts once: keep a bind of it to put back.
-top=${0%/tools/testing/ftrace-harness/guest-init.sh}
+top=${0%/tools/testing/ftrace-harness/guest/guest-init.sh}
 mkdir -p /run/fhtop
 mountpoint -q "$top" && mount --bind "$top" /run/fhtop
 for d in /tmp /var/tmp /var/log /root; do

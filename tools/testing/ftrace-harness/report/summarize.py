@@ -269,11 +269,9 @@ def list_lines(path):
 
 
 def data_dir():
-    """The harness's lists: ../data beside report/ (this script's folder),
-    or this script's own folder in a flat layout."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    data = os.path.join(os.path.dirname(here), 'data')
-    return data if os.path.isdir(data) else here
+    """The harness's lists: data/ beside report/ (this script's folder)."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        'data')
 
 
 def expected_boot():

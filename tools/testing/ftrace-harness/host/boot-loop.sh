@@ -20,8 +20,8 @@ mkdir -p "$out"
 # The job reads the sites with the ftracetest cases' helper, named by its
 # path here: the guest sees this tree at the same path.
 job=$out/job-boots.sh
-{ printf 'FH_LIB=%s\n' "$(cd "$here/../../.." && pwd)/tools/testing/selftests/ftrace/test.d/ftrace/fh-lib.sh"
-  cat "$here/job-boots.sh"; } > "$job"
+{ printf 'FH_LIB=%s\n' "$(cd "$here/../../../.." && pwd)/tools/testing/selftests/ftrace/test.d/ftrace/fh-lib.sh"
+  cat "$here/../guest/job-boots.sh"; } > "$job"
 failed=0
 for i in $(seq 1 "$n"); do
 	d=$out/boot$i

@@ -8,6 +8,7 @@ stopped recognising failures would turn every later run green.  Prints
 """
 import contextlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,6 +20,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import summarize  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The harness's folders: host/ (build and QEMU steps), guest/ (what runs
+# in the guest), report/ (here: parsers, summary, verdict).
+HARNESS = os.path.dirname(HERE)
+HOST = os.path.join(HARNESS, 'host')
+GUEST = os.path.join(HARNESS, 'guest')
 # The harness's lists (known-failures/, expected-*.txt).
 DATA = summarize.data_dir()
 
@@ -446,7 +452,7 @@ def test_watchdog():
                                   stderr=subprocess.DEVNULL)
             env = dict(os.environ, FH_CASE_FLOOR='0', FH_CASE_POLL='1',
                        **(env_add or {}))
-            cmd = [os.path.join(HERE, 'case-watchdog.sh'), str(ft.pid), logs,
+            cmd = [os.path.join(GUEST, 'case-watchdog.sh'), str(ft.pid), logs,
                    d, os.path.join(d, 'costs'), '100',
                    os.path.join(d, 'own'), '1']
             if nodev:
@@ -536,7 +542,7 @@ def test_hang_dump():
     vCPU and no STALE line."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, 'dump.txt')
-        p = subprocess.run([os.path.join(HERE, 'hang-dump.sh'),
+        p = subprocess.run([os.path.join(HOST, 'hang-dump.sh'),
                             os.path.join(d, 'none.sock'), '/nonexistent', out],
                            capture_output=True, text=True)
         check('hang-dump: no stub', (p.returncode, p.stdout,
@@ -545,7 +551,7 @@ def test_hang_dump():
         if not have_qemu_gdb('hang-dump'):
             return
         with qemu_stub(d, '-S') as sock:
-            p = subprocess.run([os.path.join(HERE, 'hang-dump.sh'), sock,
+            p = subprocess.run([os.path.join(HOST, 'hang-dump.sh'), sock,
                                 '/nonexistent', out],
                                capture_output=True, text=True)
             text = open(out).read()
@@ -562,7 +568,7 @@ def test_stale_watch():
     the made-up entry, prints no STALE line and goes at once when told."""
     with tempfile.TemporaryDirectory() as d:
         log = os.path.join(d, 'watch.txt')
-        p = subprocess.run([os.path.join(HERE, 'stale-watch.sh'),
+        p = subprocess.run([os.path.join(HOST, 'stale-watch.sh'),
                             os.path.join(d, 'none.sock'), '/nonexistent', log],
                            capture_output=True, text=True)
         check('stale-watch: no System.map', (p.returncode, p.stdout,
@@ -575,7 +581,7 @@ def test_stale_watch():
             f.write('00000000000f0000 T asm_exc_int3\n')
         with qemu_stub(d) as sock:
             env = dict(os.environ, FH_STALE_POLL='1', FH_STALE_DEBUG='1')
-            w = subprocess.Popen([os.path.join(HERE, 'stale-watch.sh'), sock,
+            w = subprocess.Popen([os.path.join(HOST, 'stale-watch.sh'), sock,
                                   smap, log], env=env)
             time.sleep(6)
             w.terminate()
@@ -820,7 +826,7 @@ echo "fh-taint: 0"
 def test_accel():
     """accel.sh: FH_ACCEL forces an accelerator; the verdict on planted
     QEMU outputs; qemu-run.sh on a stand-in QEMU falls back to TCG."""
-    acc = os.path.join(HERE, 'accel.sh')
+    acc = os.path.join(HOST, 'accel.sh')
 
     def choose(accel, arch='x86_64', icount='0', dev='/nonexistent'):
         env = dict(os.environ, FH_KVM_DEV=dev)
@@ -889,7 +895,7 @@ def test_accel():
             env.pop('FH_ACCEL', None)
             env.update(env_add or {})
             t0 = time.time()
-            p = subprocess.run([os.path.join(HERE, 'qemu-run.sh'), '-k', kernel,
+            p = subprocess.run([os.path.join(HOST, 'qemu-run.sh'), '-k', kernel,
                                 '-o', out, '-j', jobf, '-t', '120'],
                                env=env, capture_output=True, text=True)
             boots = open(env['FAKE_LOG']).read().split('\n')
@@ -915,6 +921,67 @@ def test_accel():
               (p.returncode, boots, 'accel=tcg' in p.stdout), (0, ['kvm=0 probe=0'], True))
 
 
+def test_layout():
+    """The harness's folders: what each script finds by a path relative
+    to its own resolves to a file (the guest sees the same paths: x86_64
+    boots the host's root, arm64 mounts the repository at its path)."""
+    top = os.path.dirname(os.path.dirname(os.path.dirname(HARNESS)))
+    for path in (os.path.join(GUEST, 'guest-init.sh'),           # qemu-run.sh's init=
+                 os.path.join(GUEST, 'job-check.sh'),            # check-guests.sh
+                 os.path.join(GUEST, 'job-boots.sh'),            # boot-loop.sh
+                 os.path.join(GUEST, 'case-watchdog.sh'),        # job-check.sh
+                 os.path.join(HARNESS, 'report', 'logscan.sh'),  # job-check.sh, qemu-run.sh
+                 os.path.join(HARNESS, 'data', 'timing-cases.txt'),  # job-check.sh
+                 os.path.join(HOST, 'accel.sh'), os.path.join(HOST, 'hang-dump.sh'),
+                 os.path.join(HOST, 'stale-watch.sh'),
+                 os.path.join(top, 'tools/testing/selftests/ftrace/test.d/ftrace/fh-lib.sh')):
+        check('layout: %s exists' % os.path.relpath(path, top), os.path.exists(path), True)
+    # Each script's relative paths, resolved as the script resolves them.
+    for script, expr, want in (
+            ('guest/job-check.sh', r'FH_LOGSCAN=\$\(cd "\$\(dirname "\$\{BASH_SOURCE\[0\]\}"\)(/[^"]*)" && pwd\)(/\S+)',
+             'report/logscan.sh'),
+            ('guest/job-check.sh', r'list=\$\(dirname "\$\{BASH_SOURCE\[0\]\}"\)(/\S+)()',
+             'data/timing-cases.txt'),
+            ('host/check-guests.sh', r'"\$\(cd "\$here(/[^"]*)" && pwd\)(/[^"]+)"',
+             'guest/job-check.sh'),
+            ('host/boot-loop.sh', r'cat "\$here(/[^"]+)"()', 'guest/job-boots.sh'),
+            ('host/qemu-run.sh', r'init=\$harness(/\S+)()', 'guest/guest-init.sh'),
+            ('host/qemu-run.sh', r'"\$harness(/report/logscan\.sh)"()', 'report/logscan.sh')):
+        text = open(os.path.join(HARNESS, script)).read()
+        m = re.search(expr, text)
+        base = os.path.dirname(os.path.join(HARNESS, script))
+        if 'harness' in expr:
+            base = HARNESS
+        got = (os.path.relpath(os.path.normpath(base + m.group(1) + m.group(2)), HARNESS)
+               if m else None)
+        check('layout: %s finds %s' % (script, want), got, want)
+    # guest-init.sh finds the repository from its own path.
+    init = os.path.join(GUEST, 'guest-init.sh')
+    line = [l for l in open(init) if l.startswith('top=${0%')][0]
+    p = subprocess.run(['bash', '-c', line + 'echo "$top"', init],
+                       capture_output=True, text=True)
+    check('layout: guest-init.sh finds the repository', p.stdout.strip(), top)
+    # rootfs.sh: a root made before the move gets an init that runs
+    # guest/guest-init.sh, without a rebuild.
+    with tempfile.TemporaryDirectory() as d:
+        root = os.path.join(d, 'root')
+        os.mkdir(root)
+        text = open(os.path.join(HOST, 'rootfs.sh')).read()
+        pkgs = ' '.join(re.search(r'pkgs="([^"]*)"', text).group(1).split())
+        ver = re.search(r'stamp="\$arch\|\$top\|\$\(echo \$pkgs\)\|(\d+)"', text).group(1)
+        with open(os.path.join(root, '.fh-stamp'), 'w') as f:
+            f.write('arm64|%s|%s|%s\n' % (top, pkgs, ver))
+        with open(os.path.join(root, 'fh-init'), 'w') as f:
+            f.write('exec /bin/bash %s/tools/testing/ftrace-harness/guest-init.sh\n' % top)
+        p = subprocess.run([os.path.join(HOST, 'rootfs.sh'), 'arm64', root, top],
+                           capture_output=True, text=True)
+        new = open(os.path.join(root, 'fh-init')).read()
+        check('layout: rootfs.sh rewrites an old root\'s init',
+              (p.returncode, 'exec /bin/bash %s/tools/testing/ftrace-harness/guest/'
+               'guest-init.sh' % top in new, os.access(os.path.join(root, 'fh-init'), os.X_OK)),
+              (0, True, True))
+
+
 test_parsers()
 test_logscan()
 test_summary()
@@ -926,6 +993,7 @@ test_stale_watch()
 test_bench_report()
 test_audit()
 test_accel()
+test_layout()
 print('harness self-test: %d passed, %d failed' %
       (results.count(True), results.count(False)))
 sys.exit(0 if all(results) else 1)

@@ -20,7 +20,7 @@ out=/tmp/out
 export FH_OUT=$out
 # The harness's kernel log rules, for cases that check their own stretch
 # of the log (fh-lib.sh's fh_log_clean).
-FH_LOGSCAN=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/logscan.sh
+FH_LOGSCAN=$(cd "$(dirname "${BASH_SOURCE[0]}")/../report" && pwd)/logscan.sh
 export FH_LOGSCAN
 rm -rf /tmp/ftracetest
 cp -a "$FH_FTRACETEST" /tmp/ftracetest
@@ -31,7 +31,7 @@ dmesg > "$out/dmesg-boot.txt"
 retry_timing_cases() {
 	local list tc why desc
 
-	list=$(dirname "${BASH_SOURCE[0]}")/timing-cases.txt
+	list=$(dirname "${BASH_SOURCE[0]}")/../data/timing-cases.txt
 	[ -f "$list" ] || return 0
 	while IFS='|' read -r tc why; do
 		tc=$(echo $tc)
