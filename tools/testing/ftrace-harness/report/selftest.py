@@ -427,6 +427,15 @@ def test_guests():
                   'kunit: ftrace_glob.suffix_match (guest2)',
                   'kunit: ftrace_glob.needs_module (guest2)'])[0], 1)
         os.remove(os.path.join(d, 'guest2', 'case-watchdog-error.txt'))
+        with open(os.path.join(d, 'shards.txt'), 'w') as f:
+            f.write('ftrace/b.tc\n%s\nftrace/c.tc ftrace/d.tc\n' % share2)
+        p = summarize_proc(d, nonpass + [
+            'kunit: ftrace_glob.suffix_match (guest2)',
+            'kunit: ftrace_glob.needs_module (guest2)'])
+        check('guests: a guest of shards.txt that left no directory fails',
+              (p.returncode, 'guest 3 of shards.txt left no results directory' in p.stdout),
+              (1, True))
+        os.remove(os.path.join(d, 'shards.txt'))
         os.remove(os.path.join(d, 'guest2', 'job.status'))
         check('guests: a guest that did not finish fails',
               summarize_run(d, nonpass + [

@@ -627,6 +627,14 @@ def main():
         if not re.search(r'^FH_LAST=0', read(os.path.join(gdir, 'job.sh')) or '', re.M):
             ran_last = True
 
+    # Every guest shard.py gave a share to left its directory: one that
+    # never started would otherwise take its share's tests out unseen.
+    for n, share in enumerate((read(os.path.join(out, 'shards.txt')) or '').splitlines(), 1):
+        if share.split() and not os.path.isdir(os.path.join(out, 'guest%d' % n)):
+            problems.append('guest %d of shards.txt left no results directory '
+                            '(guest%d): its %d tests did not run' %
+                            (n, n, len(share.split())))
+
     log_result, log_bad, log_waived, waivers_unused = log_results(logp, waivers)
     results.append(log_result)
     results.append(taint_result(taints))
