@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * set_graph_function and set_graph_notrace: filter files of a private ops
- * that is never registered.  Committing an edit publishes the new hash to
- * the graph tracers' readers in trace.h instead of re-patching sites.
+ * The graph filters behind set_graph_function and set_graph_notrace: the
+ * hashes of a private ops that is never registered.  Committing an edit
+ * publishes the new hash to the graph tracers' readers in trace.h instead
+ * of re-patching sites.
  */
 #include <linux/ftrace.h>
 #include <linux/init.h>
@@ -11,28 +12,16 @@
 
 #include "trace.h"
 #include "ftrace_internal.h"
-#include "ftrace_files.h"
 
 struct ftrace_hash __rcu *ftrace_graph_hash;
 struct ftrace_hash __rcu *ftrace_graph_notrace_hash;
 
-static struct ftrace_ops fgraph_filter_ops = {
+struct ftrace_ops fgraph_filter_ops = {
 	.func		= ftrace_stub,
 	.role		= FTRACE_ROLE_SITES,
 	.func_hash	= &fgraph_filter_ops.local_hash,
 	.local_hash.regex_lock = __MUTEX_INITIALIZER(fgraph_filter_ops.local_hash.regex_lock),
 };
-
-/**
- * fgraph_is_filter_ops - whether an ops is the graph filter files' one
- * @ops: the ops of a filter edit
- *
- * Return: true for set_graph_function / set_graph_notrace.
- */
-bool fgraph_is_filter_ops(struct ftrace_ops *ops)
-{
-	return ops == &fgraph_filter_ops;
-}
 
 /**
  * fgraph_set_filter_hash - install a new set_graph_function/notrace set
@@ -59,6 +48,18 @@ int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash)
 	/* Readers may run where RCU is not watching (idle): RCU-tasks-rude. */
 	ftrace_hash_free_rude(old);
 	return 0;
+}
+
+/**
+ * fgraph_filter_install - the install hook of edits of fgraph_filter_ops
+ * @e: the edit being committed
+ *
+ * Context: regex_lock and ftrace_lock held.
+ * Return: 0.
+ */
+int fgraph_filter_install(struct ftrace_filter_edit *e)
+{
+	return fgraph_set_filter_hash(e->notr, e->hash);
 }
 
 /**
@@ -89,46 +90,6 @@ void fgraph_filter_purge(struct ftrace_group *g, unsigned long start,
 		fgraph_set_filter_hash(true, hash);
 }
 
-static int graph_function_open(struct inode *inode, struct file *file)
-{
-	return ftrace_regex_open(NULL, &fgraph_filter_ops, FTRACE_ITER_FILTER,
-				 inode, file);
-}
-
-static int graph_notrace_open(struct inode *inode, struct file *file)
-{
-	return ftrace_regex_open(NULL, &fgraph_filter_ops, FTRACE_ITER_NOTRACE,
-				 inode, file);
-}
-
-static const struct file_operations graph_function_fops = {
-	.open		= graph_function_open,
-	.read		= ftrace_filter_read,
-	.write		= ftrace_filter_write,
-	.llseek		= ftrace_filter_lseek,
-	.release	= ftrace_regex_release,
-};
-
-static const struct file_operations graph_notrace_fops = {
-	.open		= graph_notrace_open,
-	.read		= ftrace_filter_read,
-	.write		= ftrace_notrace_write,
-	.llseek		= ftrace_filter_lseek,
-	.release	= ftrace_regex_release,
-};
-
-/**
- * fgraph_create_files - create set_graph_function and set_graph_notrace
- * @parent: the top tracefs directory
- */
-void fgraph_create_files(struct dentry *parent)
-{
-	trace_create_file("set_graph_function", TRACE_MODE_WRITE, parent, NULL,
-			  &graph_function_fops);
-	trace_create_file("set_graph_notrace", TRACE_MODE_WRITE, parent, NULL,
-			  &graph_notrace_fops);
-}
-
 /* ---- Boot parameters ---- */
 
 static char boot_graph_filter[COMMAND_LINE_SIZE] __initdata;
@@ -148,23 +109,14 @@ static int __init set_boot_graph_notrace(char *str)
 }
 __setup("ftrace_graph_notrace=", set_boot_graph_notrace);
 
-static int __init set_boot_graph_max_depth(char *str)
-{
-	unsigned int depth;
-
-	if (kstrtouint(str, 0, &depth))
-		return 0;
-	fgraph_max_depth = depth;
-	return 1;
-}
-__setup("ftrace_graph_max_depth=", set_boot_graph_max_depth);
-
 static int __init apply_boot_graph_filters(void)
 {
 	if (boot_graph_filter[0])
-		ftrace_set_early_filter(&fgraph_filter_ops, boot_graph_filter, 1);
+		ftrace_set_early_filter_install(&fgraph_filter_ops, boot_graph_filter, 1,
+						fgraph_filter_install);
 	if (boot_graph_notrace[0])
-		ftrace_set_early_filter(&fgraph_filter_ops, boot_graph_notrace, 0);
+		ftrace_set_early_filter_install(&fgraph_filter_ops, boot_graph_notrace, 0,
+						fgraph_filter_install);
 	return 0;
 }
 core_initcall(apply_boot_graph_filters);

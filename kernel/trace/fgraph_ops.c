@@ -20,18 +20,15 @@
 /* Allocated before each pass of the task walk, which cannot sleep. */
 #define STACK_BATCH	32
 
-DEFINE_STATIC_KEY_FALSE(kill_ftrace_graph);
-EXPORT_SYMBOL_GPL(kill_ftrace_graph);
-
-struct fgraph_ops *fgraph_user __read_mostly;
-bool fgraph_stacks_wanted __read_mostly;
-
 /* The task walk and the task_newtask probe may both find one new child. */
 static DEFINE_RAW_SPINLOCK(fgraph_give_lock);
 
 static bool fgraph_newtask_on;
 
 static bool fgraph_sleep_time = true;
+
+/* The graph-time option: a profiled function's time includes its callees'. */
+bool fgraph_graph_time __read_mostly = true;
 
 static struct ftrace_ops graph_ops = {
 	.func		= ftrace_graph_func,
@@ -49,16 +46,6 @@ static struct ftrace_ops graph_ops = {
 int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace)
 {
 	return 0;
-}
-
-/**
- * ftrace_graph_stop - stop hooking calls, for good
- *
- * For a corrupted return stack or a self-test that saw the graph hang.
- */
-void ftrace_graph_stop(void)
-{
-	static_branch_enable(&kill_ftrace_graph);
 }
 
 /* Return: whether @t was given @stack. */
@@ -87,6 +74,7 @@ static void fgraph_newtask(void *ignore, struct task_struct *t,
 {
 	struct ftrace_ret_stack *stack;
 
+	/* Pairs with register_ftrace_graph()'s: the link before the flag's read. */
 	smp_mb();
 	if (!READ_ONCE(fgraph_stacks_wanted) || READ_ONCE(t->ret_stack))
 		return;
@@ -197,6 +185,15 @@ static void fgraph_sched_switch(void *ignore, bool preempt,
 void ftrace_graph_sleep_time_control(bool enable)
 {
 	WRITE_ONCE(fgraph_sleep_time, enable);
+}
+
+/**
+ * fgraph_set_graph_time - the graph-time option of the function profiler
+ * @enable: count time spent in called functions in a function's time
+ */
+void fgraph_set_graph_time(bool enable)
+{
+	WRITE_ONCE(fgraph_graph_time, enable);
 }
 
 /*

@@ -12,17 +12,6 @@
 #include "trace.h"
 #include "ftrace_internal.h"
 
-static bool profile_graph_time = true;
-
-/**
- * ftrace_graph_graph_time_control - the graph-time option
- * @enable: count time spent in called functions in a function's time
- */
-void ftrace_graph_graph_time_control(bool enable)
-{
-	WRITE_ONCE(profile_graph_time, enable);
-}
-
 static int profile_graph_entry(struct ftrace_graph_ent *trace)
 {
 	ftrace_profile_count(trace->func);
@@ -42,7 +31,7 @@ static void profile_graph_return(struct ftrace_graph_ret *trace)
 
 	/* An interrupt's calls on this CPU must not tear the sums. */
 	local_irq_save(flags);
-	if (!READ_ONCE(profile_graph_time)) {
+	if (!READ_ONCE(fgraph_graph_time)) {
 	/* This call's entry is index 0 until its return callback ends. */
 		self = ftrace_graph_get_ret_stack(current, 0);
 		parent = ftrace_graph_get_ret_stack(current, 1);

@@ -15,6 +15,22 @@
 #include "trace.h"
 #include "ftrace_internal.h"
 
+DEFINE_STATIC_KEY_FALSE(kill_ftrace_graph);
+EXPORT_SYMBOL_GPL(kill_ftrace_graph);
+
+struct fgraph_ops *fgraph_user __read_mostly;
+bool fgraph_stacks_wanted __read_mostly;
+
+/**
+ * ftrace_graph_stop - stop hooking calls, for good
+ *
+ * For a corrupted return stack or a self-test that saw the graph hang.
+ */
+void ftrace_graph_stop(void)
+{
+	static_branch_enable(&kill_ftrace_graph);
+}
+
 #define RET_STACK_BYTES	(FTRACE_RETFUNC_DEPTH * sizeof(struct ftrace_ret_stack))
 
 /* The real return address is lost: there is nowhere to go back to. */
@@ -38,6 +54,7 @@ static __always_inline int graph_enter(unsigned long ret, unsigned long func,
 		return -EBUSY;
 	if (!stack || !gops)
 		return -EBUSY;
+	/* The index was reset before the stack was published. */
 	smp_rmb();
 	idx = t->curr_ret_stack;
 	if (unlikely(idx >= FTRACE_RETFUNC_DEPTH)) {

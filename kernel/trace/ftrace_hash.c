@@ -215,3 +215,79 @@ struct ftrace_hash *ftrace_hash_copy(struct ftrace_hash *src)
 	}
 	return hash;
 }
+
+/**
+ * ftrace_group_hits - a hash's addresses among a group's sites in a range
+ * @hash: the hash to look in; NULL or empty finds nothing
+ * @g: the group
+ * @start: first address
+ * @end: end of the range (exclusive)
+ *
+ * Without memory the result holds what was found so far, so that a purge
+ * still takes out what it can.
+ *
+ * Context: ftrace_lock held.
+ * Return: a new hash of those addresses, or NULL if none.
+ */
+struct ftrace_hash *ftrace_group_hits(struct ftrace_hash *hash,
+				      struct ftrace_group *g,
+				      unsigned long start, unsigned long end)
+{
+	struct ftrace_hash *hits = NULL;
+	struct dyn_ftrace *rec;
+
+	ftrace_assert_locked();
+	if (!hash || !hash->count)
+		return NULL;
+	for_each_group_rec(g, rec) {
+		unsigned long ip = ftrace_rec_ip(g, rec);
+
+		if (ip < start || ip >= end || !ftrace_lookup_ip(hash, ip))
+			continue;
+		if (!hits)
+			hits = ftrace_hash_alloc(1);
+		if (!hits || ftrace_hash_add(hits, ip))
+			break;
+	}
+	if (hits && !hits->count) {
+		ftrace_hash_free(hits);
+		hits = NULL;
+	}
+	return hits;
+}
+
+/**
+ * ftrace_hash_purged - a hash without a group's sites in a range
+ * @hash: the hash; NULL or empty has none
+ * @g: the group
+ * @start: first address
+ * @end: end of the range (exclusive)
+ * @filter: @hash is a filter, not a notrace hash
+ *
+ * A filter emptied this way must not turn into "trace everything", so it
+ * is marked as a filter with nothing in it.
+ *
+ * Context: ftrace_lock held.
+ * Return: the copy, or NULL if @hash had none of them (or no memory).
+ */
+struct ftrace_hash *ftrace_hash_purged(struct ftrace_hash *hash,
+				       struct ftrace_group *g,
+				       unsigned long start, unsigned long end,
+				       bool filter)
+{
+	struct ftrace_hash *hits = ftrace_group_hits(hash, g, start, end);
+	struct ftrace_hash *copy = NULL;
+	struct ftrace_func_entry *entry;
+	unsigned long i;
+
+	if (!hits)
+		return NULL;
+	copy = ftrace_hash_copy(hash);
+	if (copy)
+		ftrace_hash_for_each(hits, i, entry)
+			ftrace_hash_remove(copy, entry->ip);
+	ftrace_hash_free(hits);
+	if (copy && filter && !copy->count)
+		copy->flags |= FTRACE_HASH_FL_MOD;
+	return copy;
+}

@@ -1,7 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internals of the dynamic ftrace core, shared by kernel/trace/ftrace_*.c
- * and trace_functions.c.  Design: Documentation/trace/ftrace-core-design.rst.
+ * Internals of the dynamic ftrace core, shared by its files in
+ * kernel/trace.  Design: Documentation/trace/ftrace-core-design.rst.
+ *
+ * Layers, lowest first; a file calls only files of its own layer or lower
+ * ones, and no two files call each other (scripts/check-ftrace-layers.py
+ * checks the built objects against this table):
+ *   1 data:          ftrace_rec.c ftrace_hash.c ftrace_match.c ftrace_mapper.c
+ *   2 call path:     ftrace_call.c ftrace_call_direct.c fgraph_stack.c
+ *   3 trampolines:   ftrace_tramp.c
+ *   4 update engine: ftrace_update.c
+ *   5 registration:  ftrace_ops.c ftrace_share.c
+ *   6 clients:       ftrace_editor.c ftrace_direct.c ftrace_command.c
+ *                    ftrace_probe.c ftrace_mod_cache.c ftrace_pid.c
+ *                    ftrace_modsyms.c fgraph_ops.c fgraph_filter.c
+ *                    trace_functions_graph.c fgraph_profile.c
+ *                    ftrace_profile_slots.c ftrace_profile.c
+ *   7 lifecycle:     ftrace_lifecycle.c ftrace_module.c
+ *   8 tracefs:       ftrace_tracefs.c ftrace_tracefs_filter.c fgraph_tracefs.c
+ *                    trace_functions.c
+ *   9 tests:         ftrace_kunit_match.c ftrace_kunit_hash.c ftrace_kunit_rec.c
+ *                    ftrace_kunit_state.c fgraph_kunit.c
+ * Data: records, hashes, globs.  The call path: what a traced call runs,
+ * without a lock.  Trampolines and the update engine return errors and
+ * flags rather than call up; the update engine alone patches sites.
+ * Registration: the ops list and the sharing of sites by IPMODIFY and
+ * direct ops.  Clients: the APIs built on registration and the tracers'
+ * cores.  Lifecycle: boot, and text that goes away; the only place that
+ * takes event_mutex and trace_types_lock.  The arch back ends see the core
+ * through <linux/ftrace_arch.h> alone.
  *
  * Locking, outermost first (the design doc says who takes which):
  *   event_mutex                 (trace_events.c's) with trace_types_lock,
@@ -27,8 +54,11 @@
 
 #include <linux/bitfield.h>
 #include <linux/ftrace.h>
+#include <linux/ftrace_arch.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
+
+#include "trace_stat.h"
 
 #ifdef CONFIG_FUNCTION_TRACER
 
@@ -164,6 +194,9 @@ struct ftrace_group *ftrace_group_create(struct module *mod,
 void ftrace_group_destroy(struct ftrace_group *g);
 void ftrace_group_destroy_rcu(struct ftrace_group *g);
 unsigned int ftrace_group_trim(struct ftrace_group *g);
+void ftrace_group_publish(struct ftrace_group *g);
+void ftrace_group_unpublish(struct ftrace_group *g);
+void ftrace_adjust_ips(unsigned long *ips, unsigned long count);
 
 /* ---- Hashes of addresses (ftrace_hash.c) ---- */
 
@@ -186,6 +219,14 @@ unsigned int ftrace_hash_bits_for(unsigned long count);
 #define ftrace_hash_for_each_safe(hash, i, entry, tmp)			\
 	for (i = 0; (hash) && i < (1UL << (hash)->size_bits); i++)	\
 		hlist_for_each_entry_safe(entry, tmp, &(hash)->buckets[i], hlist)
+
+struct ftrace_hash *ftrace_group_hits(struct ftrace_hash *hash,
+				      struct ftrace_group *g,
+				      unsigned long start, unsigned long end);
+struct ftrace_hash *ftrace_hash_purged(struct ftrace_hash *hash,
+				       struct ftrace_group *g,
+				       unsigned long start, unsigned long end,
+				       bool filter);
 
 /* ---- Globs and names (ftrace_match.c) ---- */
 
@@ -213,42 +254,9 @@ struct ftrace_pattern {
 	char			text[];
 };
 
-int ftrace_pattern_add(struct list_head *batch, const char *token,
-		       const char *module);
-void ftrace_patterns_free(struct list_head *batch);
 int ftrace_match_patterns(struct list_head *patterns, struct ftrace_hash *hash);
-void ftrace_free_filter_locked(struct ftrace_ops *ops);
 
-/* ---- Editing an ops' hashes (ftrace_filter.c) ---- */
-
-struct ftrace_filter_edit;
-
-/* What the owner of an edit (the tracefs files) adds to the core's editor. */
-struct ftrace_filter_edit_ext {
-	/* A ":cmd" token, once every pattern has matched; no lock held. */
-	int	(*token)(struct ftrace_filter_edit *e, char *token, char *cmd,
-			 char *param);
-	/* The edit is being committed: regex_lock and ftrace_lock held. */
-	void	(*commit)(struct ftrace_filter_edit *e);
-	/* The edit ends, committed or not: regex_lock and ftrace_lock held. */
-	void	(*done)(struct ftrace_filter_edit *e);
-};
-
-struct ftrace_filter_edit {
-	struct ftrace_ops		*ops;
-	struct ftrace_hash		*hash;
-	const struct ftrace_filter_edit_ext *ext;
-	bool				notr;
-	bool				truncate;
-};
-
-int ftrace_filter_edit_begin(struct ftrace_filter_edit *e, struct ftrace_ops *ops,
-			     const struct ftrace_filter_edit_ext *ext, bool notr,
-			     bool reset);
-int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text);
-int ftrace_filter_edit_end(struct ftrace_filter_edit *e, bool commit);
-
-/* ---- Ops, list function, registration (ftrace_ops.c) ---- */
+/* ---- The call path (ftrace_call.c, ftrace_call_direct.c) ---- */
 
 extern struct ftrace_ops __rcu *ftrace_ops_list;
 extern struct ftrace_ops *function_trace_op;
@@ -258,10 +266,6 @@ extern int ftrace_last_enabled;
 void ftrace_ops_init(struct ftrace_ops *ops);
 bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip);
 bool ftrace_ops_registered(struct ftrace_ops *ops);
-int ftrace_startup(struct ftrace_ops *ops, int command);
-int ftrace_shutdown(struct ftrace_ops *ops, int command);
-void ftrace_sync_unlinked(void);
-void ftrace_ops_adopt_slots(void);
 int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs);
 void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 			  struct ftrace_ops *op, struct ftrace_regs *fregs);
@@ -271,83 +275,12 @@ bool ftrace_ops_outlives_death(struct ftrace_ops *ops);
 bool ftrace_ops_any_outlives_death(void);
 void ftrace_ops_dead_list_func(unsigned long ip, unsigned long parent_ip,
 			       struct ftrace_ops *op, struct ftrace_regs *fregs);
-int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
-			  struct ftrace_hash *notr);
-void ftrace_update_pid_func(void);
-struct ftrace_hash *ftrace_group_hits(struct ftrace_hash *hash,
-				      struct ftrace_group *g,
-				      unsigned long start, unsigned long end);
-struct ftrace_hash *ftrace_hash_purged(struct ftrace_hash *hash,
-				       struct ftrace_group *g,
-				       unsigned long start, unsigned long end,
-				       bool filter);
-void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
-			unsigned long end);
-
-/* ---- Turning sites on and off (ftrace_update.c) ---- */
-
-int ftrace_apply(void);
-int ftrace_apply_touched(void);
-void ftrace_touch_sites(struct ftrace_hash *filter);
-void ftrace_touch_group(struct ftrace_group *g);
-void ftrace_touch_all(void);
-u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list);
-u32 ftrace_rec_wanted(u32 flags, bool enabled);
-unsigned long ftrace_rec_target(u32 flags, unsigned long ip);
-unsigned int ftrace_rec_slot(u32 flags, unsigned long ip);
-int ftrace_set_callback(ftrace_func_t func);
-ftrace_func_t ftrace_shared_callback(struct ftrace_ops *list, bool enabled,
-				     struct ftrace_ops **opp);
-void ftrace_anomaly(const char *what, unsigned long ip, int err);
-int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
-			  struct ftrace_hash *notr);
-
-/* ---- Direct calls, and their sharing of sites with IPMODIFY ops (ftrace_direct.c) ---- */
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-int ftrace_direct_check_share(struct ftrace_ops *list, struct ftrace_ops *ops,
-			      struct ftrace_hash *filter, struct ftrace_hash *notr);
-struct ftrace_hash *ftrace_direct_funcs_edit(struct ftrace_hash *src, struct ftrace_hash *sites,
-					     unsigned long addr, unsigned long old);
-int ftrace_direct_tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd);
-int ftrace_direct_check_filter(struct ftrace_ops *ops, struct ftrace_hash *filter);
-void ftrace_direct_purge(struct ftrace_group *g, unsigned long start, unsigned long end);
-void ftrace_direct_lock(void);
-void ftrace_direct_unlock(void);
+extern struct ftrace_hash __rcu *ftrace_direct_funcs;
 void ftrace_direct_call(unsigned long ip, unsigned long parent_ip,
 			struct ftrace_ops *op, struct ftrace_regs *fregs);
 #else
-static inline int ftrace_direct_check_share(struct ftrace_ops *list,
-					    struct ftrace_ops *ops,
-					    struct ftrace_hash *filter,
-					    struct ftrace_hash *notr)
-{
-	return 0;
-}
-
-static inline struct ftrace_hash *
-ftrace_direct_funcs_edit(struct ftrace_hash *src, struct ftrace_hash *sites,
-			 unsigned long addr, unsigned long old)
-{
-	return NULL;
-}
-
-static inline int ftrace_direct_tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
-{
-	return 0;
-}
-
-static inline int ftrace_direct_check_filter(struct ftrace_ops *ops,
-					     struct ftrace_hash *filter)
-{
-	return 0;
-}
-
-static inline void ftrace_direct_purge(struct ftrace_group *g, unsigned long start,
-				       unsigned long end) { }
-static inline void ftrace_direct_lock(void) { }
-static inline void ftrace_direct_unlock(void) { }
-
 /* No ops has the direct role in such a kernel: never called. */
 static inline void ftrace_direct_call(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *op, struct ftrace_regs *fregs) { }
@@ -365,50 +298,162 @@ static __always_inline ftrace_func_t ftrace_ops_callback(struct ftrace_ops *op)
  * Slots 1..FTRACE_TRAMP_SLOTS; 0 means none.  Records hold slots from
  * FTRACE_REC_SLOT_FAR on as that one value; the patcher finds the number.
  */
-#define FTRACE_TRAMP_SLOTS	1023
 #define FTRACE_REC_SLOT_FAR	127
 
+/* ftrace_tramps_refresh(): a trampoline was given up, recount every site. */
+#define FTRACE_TRAMPS_GAVE_UP	1
+
 int ftrace_tramp_get(struct ftrace_ops *ops);
-void ftrace_tramp_put(struct ftrace_ops *ops, bool waits);
+int ftrace_tramp_put(struct ftrace_ops *ops, unsigned long *where);
 unsigned int ftrace_tramps_reap(void);
-int ftrace_tramps_refresh(void);
+void ftrace_tramps_mark(void);
+unsigned int ftrace_tramps_reap_marked(bool *more);
+bool ftrace_tramps_pending(void);
+int ftrace_tramps_refresh(unsigned long *where);
 void ftrace_tramps_stop(void);
 unsigned long ftrace_tramp_addr(unsigned int slot);
 ftrace_func_t ftrace_tramp_func(unsigned int slot);
 ftrace_func_t ftrace_tramp_ops_func(unsigned int slot);
-void ftrace_tramp_sites(unsigned int slot, int delta);
+bool ftrace_tramp_sites(unsigned int slot, int delta);
 const char *ftrace_tramp_lookup(unsigned long addr, unsigned long *size,
 				unsigned long *off, char **modname, char *sym);
 int ftrace_tramp_kallsym(unsigned int symnum, unsigned long *value,
 			 char *type, char *name, char *module_name);
 
-/* ---- Architecture back end (arch/<arch>/kernel/ftrace.c) ---- */
+/* ---- The update engine: turning sites on and off (ftrace_update.c) ---- */
 
-/*
- * An arch whose build leaves vmlinux's sites as NOPs without dead sites
- * says so in <asm/ftrace.h>, and boot then writes and looks up nothing.
- * ftrace_arch_init_begin()/_end() may hold the arch's text lock: the
- * caller holds no ftrace lock there.
- */
-#ifndef FTRACE_SITES_READY_AT_BUILD
-#define FTRACE_SITES_READY_AT_BUILD	0
+int ftrace_apply(void);
+int ftrace_apply_touched(void);
+void ftrace_touch_sites(struct ftrace_hash *filter);
+void ftrace_touch_group(struct ftrace_group *g);
+void ftrace_touch_all(void);
+void ftrace_touch_ops(struct ftrace_ops *ops);
+void ftrace_adopt_slots(void);
+void ftrace_tramps_reap_later(void);
+int ftrace_retarget_direct(struct ftrace_hash *sites, unsigned long ip,
+			   struct ftrace_hash *funcs, unsigned long addr);
+void ftrace_unpatch_dead_direct(struct ftrace_hash *sites, unsigned long ip,
+				unsigned long addr);
+u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list);
+u32 ftrace_rec_wanted(u32 flags, bool enabled);
+unsigned long ftrace_rec_target(u32 flags, unsigned long ip);
+unsigned int ftrace_rec_slot(u32 flags, unsigned long ip);
+int ftrace_set_callback(ftrace_func_t func);
+ftrace_func_t ftrace_shared_callback(struct ftrace_ops *list, bool enabled,
+				     struct ftrace_ops **opp);
+void ftrace_anomaly(const char *what, unsigned long ip, int err);
+int ftrace_init_group_sites(struct ftrace_group *g);
+unsigned int ftrace_retire_dead_sites(struct ftrace_group *g, const unsigned long *syms,
+				      unsigned long nsyms);
+unsigned int ftrace_retire_range(struct ftrace_group *g, unsigned long start,
+				 unsigned long end);
+int ftrace_check_ipmodify(struct ftrace_ops *ops, struct ftrace_hash *filter,
+			  struct ftrace_hash *notr);
+
+/* ---- Registration (ftrace_ops.c, ftrace_share.c) ---- */
+
+int ftrace_startup(struct ftrace_ops *ops, int command);
+int ftrace_shutdown(struct ftrace_ops *ops, int command);
+void ftrace_sync_unlinked(void);
+int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
+			  struct ftrace_hash *notr);
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+int ftrace_direct_check_share(struct ftrace_ops *list, struct ftrace_ops *ops,
+			      struct ftrace_hash *filter, struct ftrace_hash *notr);
+int ftrace_direct_tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd);
+int ftrace_direct_check_filter(struct ftrace_ops *ops, struct ftrace_hash *filter);
+void ftrace_direct_lock(void);
+void ftrace_direct_unlock(void);
+void ftrace_direct_assert_locked(void);
+#else
+static inline int ftrace_direct_check_share(struct ftrace_ops *list,
+					    struct ftrace_ops *ops,
+					    struct ftrace_hash *filter,
+					    struct ftrace_hash *notr)
+{
+	return 0;
+}
+
+static inline int ftrace_direct_tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
+{
+	return 0;
+}
+
+static inline int ftrace_direct_check_filter(struct ftrace_ops *ops,
+					     struct ftrace_hash *filter)
+{
+	return 0;
+}
+
+static inline void ftrace_direct_lock(void) { }
+static inline void ftrace_direct_unlock(void) { }
+static inline void ftrace_direct_assert_locked(void) { }
 #endif
 
-void ftrace_arch_init_begin(void);
-int ftrace_arch_init_site(unsigned long ip);
-void ftrace_arch_init_end(void);
-void ftrace_arch_patch_begin(unsigned int nr);
-int ftrace_arch_patch_site(unsigned long ip, unsigned long old_target,
-			   unsigned long new_target);
-void ftrace_arch_patch_end(void);
-int ftrace_arch_set_callback(ftrace_func_t old, ftrace_func_t func);
-unsigned long ftrace_arch_tramp_create(struct ftrace_ops *ops, ftrace_func_t func,
-				       unsigned int slot, unsigned long *size);
-int ftrace_arch_tramp_set_callback(unsigned long tramp, bool regs,
-				   ftrace_func_t old, ftrace_func_t func);
-void ftrace_arch_tramp_free(unsigned long tramp);
+/* ---- Clients: the filter editor (ftrace_editor.c) ---- */
 
-/* ---- Probes of filter commands (ftrace_probe.c) ---- */
+struct ftrace_filter_edit;
+
+/* What the owner of an edit (the tracefs files) adds to the core's editor. */
+struct ftrace_filter_edit_ext {
+	/* A ":cmd" token, once every pattern has matched; no lock held. */
+	int	(*token)(struct ftrace_filter_edit *e, char *token, char *cmd,
+			 char *param);
+	/* The edit is being committed: regex_lock and ftrace_lock held. */
+	void	(*commit)(struct ftrace_filter_edit *e);
+	/* The edit ends, committed or not: regex_lock and ftrace_lock held. */
+	void	(*done)(struct ftrace_filter_edit *e);
+};
+
+/*
+ * An edit of one hash of an ops.  @install, if set by the owner after
+ * ftrace_filter_edit_begin(), puts the committed hash in place instead of
+ * ftrace_ops_set_hashes() (the graph filter files' ops, which is never
+ * registered): it owns @hash, and runs with regex_lock and ftrace_lock held.
+ */
+struct ftrace_filter_edit {
+	struct ftrace_ops		*ops;
+	struct ftrace_hash		*hash;
+	const struct ftrace_filter_edit_ext *ext;
+	int				(*install)(struct ftrace_filter_edit *e);
+	bool				notr;
+	bool				truncate;
+};
+
+int ftrace_filter_edit_begin(struct ftrace_filter_edit *e, struct ftrace_ops *ops,
+			     const struct ftrace_filter_edit_ext *ext, bool notr,
+			     bool reset);
+int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text);
+int ftrace_filter_edit_end(struct ftrace_filter_edit *e, bool commit);
+void __init ftrace_set_early_filter_install(struct ftrace_ops *ops, char *buf,
+					    int enable, int (*install)(struct ftrace_filter_edit *e));
+int ftrace_pattern_add(struct list_head *batch, const char *token,
+		       const char *module);
+void ftrace_patterns_free(struct list_head *batch);
+void ftrace_free_filter_locked(struct ftrace_ops *ops);
+
+/* ---- Clients: direct calls (ftrace_direct.c) and pid filtering (ftrace_pid.c) ---- */
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+struct ftrace_hash *ftrace_direct_funcs_edit(struct ftrace_hash *src, struct ftrace_hash *sites,
+					     unsigned long addr, unsigned long old);
+void ftrace_direct_purge(struct ftrace_group *g, unsigned long start, unsigned long end);
+#else
+static inline struct ftrace_hash *
+ftrace_direct_funcs_edit(struct ftrace_hash *src, struct ftrace_hash *sites,
+			 unsigned long addr, unsigned long old)
+{
+	return NULL;
+}
+
+static inline void ftrace_direct_purge(struct ftrace_group *g, unsigned long start,
+				       unsigned long end) { }
+#endif
+
+void ftrace_update_pid_func(void);
+
+/* ---- Clients: filter commands, function probes, the :mod: cache ---- */
 
 void ftrace_probes_lock(void);
 void ftrace_probes_unlock(void);
@@ -432,7 +477,18 @@ struct profile_slot {
 	u64		time_sq;	/* and the sum of squares */
 };
 
+/* One CPU's table (ftrace_profile_slots.c), shown as trace_stat/functionN */
+struct profile_cpu {
+	struct tracer_stat	stat;
+	char			name[24];
+	unsigned long		dropped;
+	struct profile_slot	*slots;
+};
+
 #ifdef CONFIG_FUNCTION_PROFILER
+extern struct profile_cpu **ftrace_profiles;
+extern unsigned int ftrace_profile_bits;
+
 void ftrace_profile_tracefs(struct dentry *d_tracer);
 void ftrace_profile_count(unsigned long ip);
 struct profile_slot *ftrace_profile_find(unsigned long ip);
@@ -467,33 +523,37 @@ static inline void ftrace_save_init_syms(struct ftrace_group *g,
 static inline void ftrace_drop_init_syms(struct module *mod) { }
 #endif
 
-/* ---- The graph core (fgraph_ops.c, fgraph_stack.c, fgraph_filter.c) ---- */
+/* ---- The graph core (fgraph_stack.c, fgraph_ops.c, fgraph_filter.c) ---- */
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 extern struct fgraph_ops *fgraph_user;
 extern bool fgraph_stacks_wanted;
+extern bool fgraph_graph_time;
+void fgraph_set_graph_time(bool enable);
 
 struct ftrace_ret_stack *fgraph_stack_alloc(gfp_t gfp);
-void fgraph_hook_slot(unsigned long ip, unsigned long *slot, unsigned long *retp);
 void fgraph_stack_give(struct task_struct *t, struct ftrace_ret_stack *stack);
-bool fgraph_is_filter_ops(struct ftrace_ops *ops);
+extern struct ftrace_ops fgraph_filter_ops;
+int fgraph_filter_install(struct ftrace_filter_edit *e);
 int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash);
 void fgraph_filter_purge(struct ftrace_group *g, unsigned long start,
 			 unsigned long end);
 void fgraph_create_files(struct dentry *parent);
 #else
-static inline bool fgraph_is_filter_ops(struct ftrace_ops *ops) { return false; }
 static inline void fgraph_filter_purge(struct ftrace_group *g,
 				       unsigned long start, unsigned long end) { }
 static inline int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash)
 {
 	return -ENODEV;
 }
+
 static inline void fgraph_create_files(struct dentry *parent) { }
 #endif
 
-/* Anomaly injection for the tests (ftrace_files.c) */
-extern atomic_t ftrace_inject_mismatch;
+/* ---- Lifecycle (ftrace_lifecycle.c, ftrace_module.c) ---- */
+
+void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
+			unsigned long end);
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
 

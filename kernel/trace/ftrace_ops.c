@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftrace_ops registration, the list function that serves several ops on
- * one site, and the wrappers that give an ops called alone recursion
- * protection or pid filtering.  See Documentation/trace/ftrace-core-design.rst.
+ * Registration: putting an ops on the list and taking it off, and giving
+ * an ops new hashes, with its sites re-patched by the update engine and
+ * its trampoline slot taken and let go of.
+ * See Documentation/trace/ftrace-core-design.rst.
  */
 #include <linux/kallsyms.h>
 #include <linux/rcupdate.h>
@@ -14,214 +15,6 @@
 #include "ftrace_internal.h"
 #include "ftrace_wants.h"
 
-DEFINE_MUTEX(ftrace_lock);
-
-struct ftrace_ops ftrace_list_end __read_mostly = {
-	.func		= ftrace_stub,
-	.flags		= FTRACE_OPS_FL_RECURSION,
-	.role		= FTRACE_ROLE_SITES,
-	.local_hash.regex_lock = __MUTEX_INITIALIZER(ftrace_list_end.local_hash.regex_lock),
-};
-
-struct ftrace_ops global_ops = {
-	.func		= ftrace_stub,
-	.local_hash.regex_lock = __MUTEX_INITIALIZER(global_ops.local_hash.regex_lock),
-	.func_hash	= &global_ops.local_hash,
-	.role		= FTRACE_ROLE_PID,
-};
-
-struct ftrace_ops __rcu *ftrace_ops_list __read_mostly = &ftrace_list_end;
-
-/* The third argument of ftrace_caller's callback (see ftrace_apply()). */
-struct ftrace_ops *function_trace_op __read_mostly = &ftrace_list_end;
-
-int ftrace_enabled __read_mostly = 1;
-int ftrace_last_enabled;
-int ftrace_dead __read_mostly;
-
-/**
- * ftrace_ops_init - set up an ops' hashes on first use
- * @ops: the ops; the core's static ops come with func_hash set
- */
-void ftrace_ops_init(struct ftrace_ops *ops)
-{
-	if (ops->func_hash)
-		return;
-	mutex_init(&ops->local_hash.regex_lock);
-	ops->func_hash = &ops->local_hash;
-}
-
-/**
- * ftrace_ops_wants - whether an ops wants a call site
- * @ops: the ops
- * @ip: the call site
- *
- * Context: preemption disabled, or ftrace_lock held.
- * Return: true if @ip passes the filter and not the notrace hash.
- */
-bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip)
-{
-	return __ftrace_ops_wants(ops, ip);
-}
-
-/**
- * ftrace_ops_test - ftrace_ops_wants() under the name fgraph uses
- * @ops: the ops
- * @ip: the call site
- * @regs: unused
- *
- * Return: 1 if @ops wants @ip, else 0.
- */
-int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs)
-{
-	return ftrace_ops_wants(ops, ip);
-}
-
-/**
- * ftrace_ops_registered - whether an ops is on ftrace_ops_list
- * @ops: the ops
- *
- * Context: ftrace_lock held.
- * Return: true if registered.
- */
-bool ftrace_ops_registered(struct ftrace_ops *ops)
-{
-	ftrace_assert_locked();
-	return ops->flags & FTRACE_OPS_FL_ENABLED;
-}
-
-/* Callers hold a recursion bit, so preemption is disabled. */
-static __always_inline bool pid_ok(struct ftrace_ops *op)
-{
-	struct trace_array *tr = op->private;
-
-	if (op->role != FTRACE_ROLE_PID || !tr)
-		return true;
-	return __this_cpu_read(tr->array_buffer.data->ftrace_ignore_pid) !=
-		FTRACE_PID_IGNORE;
-}
-
-/* @dead (a constant) keeps only the ops that outlive an anomaly. */
-static __always_inline void list_walk(unsigned long ip, unsigned long parent_ip,
-				      struct ftrace_regs *fregs, bool dead)
-{
-	struct ftrace_ops *op;
-	int bit;
-
-	bit = trace_test_and_set_recursion(ip, parent_ip, TRACE_LIST_START);
-	if (bit < 0)
-		return;
-
-	for_each_ftrace_op(op, ftrace_ops_list) {
-		if (dead && !ftrace_ops_outlives_death(op))
-			continue;
-		if (op->role != FTRACE_ROLE_SITES && pid_ok(op) &&
-		    __ftrace_ops_wants(op, ip))
-			ftrace_ops_callback(op)(ip, parent_ip, op, fregs);
-	}
-
-	trace_clear_recursion(bit);
-}
-
-/**
- * arch_ftrace_ops_list_func - call every ops that wants this site
- * @ip: the call site
- * @parent_ip: the traced function's return address
- * @op: ignored; the list is walked instead
- * @fregs: the registers the trampoline saved
- *
- * Its own recursion bit keeps a callback that traces itself from looping.
- * The linker script also names it ftrace_ops_list_func.
- */
-void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
-			       struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	list_walk(ip, parent_ip, fregs, false);
-}
-
-/**
- * ftrace_ops_outlives_death - does an ops keep running once ftrace is dead?
- * @ops: the ops
- *
- * What changes how the kernel runs keeps its calls after an anomaly: live
- * patches, PERMANENT ops and direct calls (BPF may enforce policy).
- *
- * Return: whether @ops is one of those.
- */
-bool ftrace_ops_outlives_death(struct ftrace_ops *ops)
-{
-	return (ops->flags & (FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT)) ||
-	       ops->role == FTRACE_ROLE_DIRECT;
-}
-
-/**
- * ftrace_ops_any_outlives_death - is an ops registered that outlives death?
- *
- * Context: ftrace_lock held.
- * Return: true if one is.
- */
-bool ftrace_ops_any_outlives_death(void)
-{
-	struct ftrace_ops *op;
-
-	for_each_ftrace_op(op, ftrace_ops_list)
-		if (ftrace_ops_outlives_death(op))
-			return true;
-	return false;
-}
-
-/**
- * ftrace_ops_dead_list_func - the list function for ops that outlive an anomaly
- * @ip: the call site
- * @parent_ip: the traced function's return address
- * @op: ignored; the list is walked instead
- * @fregs: the registers the trampoline saved
- */
-void ftrace_ops_dead_list_func(unsigned long ip, unsigned long parent_ip,
-			       struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	list_walk(ip, parent_ip, fregs, true);
-}
-
-/*
- * A freeable ops needs no RCU wrapper: unregistering waits for
- * synchronize_rcu_tasks() instead.
- */
-static void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
-				   struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	int bit;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	if (pid_ok(op))
-		ftrace_ops_callback(op)(ip, parent_ip, op, fregs);
-	ftrace_test_recursion_unlock(bit);
-}
-
-static bool ops_pid_filtered(struct ftrace_ops *ops)
-{
-	struct trace_array *tr = ops->private;
-
-	if (ops->role != FTRACE_ROLE_PID || !tr)
-		return false;
-	return rcu_access_pointer(tr->function_pids) ||
-		rcu_access_pointer(tr->function_no_pids);
-}
-
-/**
- * ftrace_ops_get_func - what the trampoline should call for one ops
- * @ops: the ops
- * Return: the ops' own callback, or a wrapper if it needs one.
- */
-ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops)
-{
-	if (ops->flags & FTRACE_OPS_FL_RECURSION || ops_pid_filtered(ops))
-		return ftrace_ops_assist_func;
-	return ftrace_ops_callback(ops);
-}
-
 /* Two handlers rewriting the return address of one call cannot both win. */
 static int ipmodify_check(struct ftrace_ops *ops)
 {
@@ -230,14 +23,6 @@ static int ipmodify_check(struct ftrace_ops *ops)
 	return ftrace_check_ipmodify(ops,
 				     rcu_dereference_protected(ops->func_hash->filter_hash, 1),
 				     rcu_dereference_protected(ops->func_hash->notrace_hash, 1));
-}
-
-static void touch_ops_sites(struct ftrace_ops *ops)
-{
-	if (!ops->func_hash)
-		ftrace_touch_all();
-	else
-		ftrace_touch_sites(rcu_dereference_protected(ops->func_hash->filter_hash, 1));
 }
 
 /* A static ops was unlinked without a wait: a CPU may still read its hashes. */
@@ -260,6 +45,8 @@ void ftrace_sync_unlinked(void)
 static int ops_unlink(struct ftrace_ops *ops)
 {
 	struct ftrace_ops __rcu **p;
+	unsigned long where;
+	int ret;
 
 	for (p = &ftrace_ops_list; *p != &ftrace_list_end;
 	     p = &(*p)->next) {
@@ -272,10 +59,12 @@ static int ops_unlink(struct ftrace_ops *ops)
 	rcu_assign_pointer(*p, rcu_dereference_protected(ops->next, 1));
 	ops->flags &= ~FTRACE_OPS_FL_ENABLED;
 	if (!ftrace_dead) {
-		touch_ops_sites(ops);
+		ftrace_touch_ops(ops);
 		ftrace_apply_touched();
 	}
-	ftrace_tramp_put(ops, ops->flags & FTRACE_OPS_FL_DYNAMIC);
+	ret = ftrace_tramp_put(ops, &where);
+	if (ret)
+		ftrace_anomaly("patching a trampoline's callback", where, ret);
 
 	/*
 	 * A static ops is never freed, so its unlink does not wait;
@@ -288,43 +77,12 @@ static int ops_unlink(struct ftrace_ops *ops)
 			synchronize_rcu_tasks();
 		/* The same wait covers its trampoline: free it now. */
 		if (ftrace_tramps_reap())
-			ftrace_ops_adopt_slots();
+			ftrace_adopt_slots();
 	} else {
 		unlinked_unsynced = true;
+		ftrace_tramps_reap_later();
 	}
 	return 0;
-}
-
-/**
- * ftrace_ops_adopt_slots - give freed trampoline slots to ops without one
- *
- * An ops that registered while no slot was free should not stay on the
- * shared trampolines' slow path for its lifetime.
- *
- * Context: ftrace_lock held, after ftrace_tramps_reap() freed something.
- */
-void ftrace_ops_adopt_slots(void)
-{
-	struct ftrace_ops *op;
-	bool moved = false;
-	int ret = 0;
-
-	ftrace_assert_locked();
-	if (ftrace_dead)
-		return;
-	for (op = rcu_dereference_protected(ftrace_ops_list, 1);
-	     op != &ftrace_list_end && ret != -ENOSPC;
-	     op = rcu_dereference_protected(op->next, 1)) {
-		if (op->tramp_slot)
-			continue;
-		ret = ftrace_tramp_get(op);
-		if (op->tramp_slot) {
-			touch_ops_sites(op);
-			moved = true;
-		}
-	}
-	if (moved)
-		ftrace_apply_touched();
 }
 
 /**
@@ -376,7 +134,7 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	ftrace_tramp_get(ops);
 	rcu_assign_pointer(ops->next, ftrace_ops_list);
 	rcu_assign_pointer(ftrace_ops_list, ops);
-	touch_ops_sites(ops);
+	ftrace_touch_ops(ops);
 	ret = ftrace_apply_touched();
 	/*
 	 * Patching failed: the caller will not unregister, so the ops must
@@ -557,130 +315,4 @@ int ftrace_ops_set_hashes(struct ftrace_ops *ops, struct ftrace_hash *filter,
 	if (notr)
 		hash_replaced(old_notrace, notr, live);
 	return ret;
-}
-
-/**
- * ftrace_group_hits - a hash's addresses among a group's sites in a range
- * @hash: the hash to look in; NULL or empty finds nothing
- * @g: the group
- * @start: first address
- * @end: end of the range (exclusive)
- *
- * Without memory the result holds what was found so far, so that a purge
- * still takes out what it can.
- *
- * Context: ftrace_lock held.
- * Return: a new hash of those addresses, or NULL if none.
- */
-struct ftrace_hash *ftrace_group_hits(struct ftrace_hash *hash,
-				      struct ftrace_group *g,
-				      unsigned long start, unsigned long end)
-{
-	struct ftrace_hash *hits = NULL;
-	struct dyn_ftrace *rec;
-
-	ftrace_assert_locked();
-	if (!hash || !hash->count)
-		return NULL;
-	for_each_group_rec(g, rec) {
-		unsigned long ip = ftrace_rec_ip(g, rec);
-
-		if (ip < start || ip >= end || !ftrace_lookup_ip(hash, ip))
-			continue;
-		if (!hits)
-			hits = ftrace_hash_alloc(1);
-		if (!hits || ftrace_hash_add(hits, ip))
-			break;
-	}
-	if (hits && !hits->count) {
-		ftrace_hash_free(hits);
-		hits = NULL;
-	}
-	return hits;
-}
-
-/**
- * ftrace_hash_purged - a hash without a group's sites in a range
- * @hash: the hash; NULL or empty has none
- * @g: the group
- * @start: first address
- * @end: end of the range (exclusive)
- * @filter: @hash is a filter, not a notrace hash
- *
- * A filter emptied this way must not turn into "trace everything", so it
- * is marked as a filter with nothing in it.
- *
- * Context: ftrace_lock held.
- * Return: the copy, or NULL if @hash had none of them (or no memory).
- */
-struct ftrace_hash *ftrace_hash_purged(struct ftrace_hash *hash,
-				       struct ftrace_group *g,
-				       unsigned long start, unsigned long end,
-				       bool filter)
-{
-	struct ftrace_hash *hits = ftrace_group_hits(hash, g, start, end);
-	struct ftrace_hash *copy = NULL;
-	struct ftrace_func_entry *entry;
-	unsigned long i;
-
-	if (!hits)
-		return NULL;
-	copy = ftrace_hash_copy(hash);
-	if (copy)
-		ftrace_hash_for_each(hits, i, entry)
-			ftrace_hash_remove(copy, entry->ip);
-	ftrace_hash_free(hits);
-	if (copy && filter && !copy->count)
-		copy->flags |= FTRACE_HASH_FL_MOD;
-	return copy;
-}
-
-static void purge_ops(struct ftrace_ops *ops, struct ftrace_group *g,
-		      unsigned long start, unsigned long end)
-{
-	struct ftrace_hash *filter, *notr;
-
-	if (!ops->func_hash)
-		return;
-	filter = ftrace_hash_purged(rcu_dereference_protected(ops->func_hash->filter_hash, 1),
-				    g, start, end, true);
-	notr = ftrace_hash_purged(rcu_dereference_protected(ops->func_hash->notrace_hash, 1),
-				  g, start, end, false);
-	if (filter || notr)
-		ftrace_ops_set_hashes(ops, filter, notr);
-}
-
-/**
- * ftrace_purge_group - forget sites whose text goes away
- * @g: their group; the records in the range are FREED already
- * @start: first address
- * @end: end of the range (exclusive)
- *
- * Drops the addresses from every hash that may hold them (registered ops,
- * instances' unregistered ops, graph filters, filter commands, direct
- * calls), so that text loaded there later is not traced by an old filter.
- *
- * Context: event_mutex, trace_types_lock, ftrace_probes_lock() and
- * ftrace_lock held.
- */
-void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
-			unsigned long end)
-{
-	struct trace_array *tr;
-	struct ftrace_ops *op;
-
-	lockdep_assert_held(&trace_types_lock);
-	ftrace_assert_locked();
-	/* Before the ops walk, which would drop only their addresses. */
-	list_for_each_entry(tr, &ftrace_trace_arrays, list)
-		ftrace_probes_purge(tr, g, start, end);
-	ftrace_direct_purge(g, start, end);
-	for (op = rcu_dereference_protected(ftrace_ops_list, 1);
-	     op != &ftrace_list_end;
-	     op = rcu_dereference_protected(op->next, 1))
-		purge_ops(op, g, start, end);
-	list_for_each_entry(tr, &ftrace_trace_arrays, list)
-		if (tr->ops && !ftrace_ops_registered(tr->ops))
-			purge_ops(tr->ops, g, start, end);
-	fgraph_filter_purge(g, start, end);
 }

@@ -1,106 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The function profiler: function_profile_enabled starts counting calls
- * of every function the top-level filter allows, per CPU, and
- * trace_stat/functionN lists them by hit count.
- *
- * Each CPU has an open-addressing table written only by that CPU with
- * interrupts off, so counting takes no lock and never allocates.  It is
- * sized at the first start from the number of functions (at most four
- * fifths full if every one is called); calls of a function that finds no
- * slot within PROFILE_PROBES are counted as dropped, and said at stop.
- * With the function graph tracer built, the profiler is a graph user
- * (fgraph_profile.c) and also sums each function's time: the list then
- * shows time, average and variance, sorted by time.
+ * of every function the top-level filter allows, per CPU, in the tables
+ * of ftrace_profile_slots.c, and trace_stat/functionN lists them by hit
+ * count.  The tables are sized at the first start from the number of
+ * functions.  With the function graph tracer built, the profiler is a
+ * graph user (fgraph_profile.c) and also sums each function's time: the
+ * list then shows time, average and variance, sorted by time.
  */
 #include <linux/seq_file.h>
 #include <linux/tracefs.h>
 #include <linux/slab.h>
-#include <linux/hash.h>
 
 #include "trace.h"
 #include "trace_stat.h"
 #include "ftrace_internal.h"
 
 #define PROFILE_MIN_BITS	10
-#define PROFILE_PROBES		64
 
-struct profile_cpu {
-	struct tracer_stat	stat;
-	char			name[24];
-	unsigned long		dropped;
-	struct profile_slot	*slots;
-};
-
-static struct profile_cpu **profiles;
-/* Every CPU's table has 1 << profile_bits slots, fixed once allocated. */
-static unsigned int profile_bits __read_mostly;
 static DEFINE_MUTEX(profile_lock);
 static bool profile_enabled;
-
-/*
- * The slot of @ip in this CPU's table: the one holding it, or else the
- * free one where a probe ends (NULL once PROFILE_PROBES slots are taken).
- */
-static struct profile_slot *probe_slot(unsigned long ip)
-{
-	struct profile_cpu *pc = profiles[smp_processor_id()];
-	unsigned int i, h = hash_long(ip, profile_bits);
-	unsigned int mask = (1U << profile_bits) - 1;
-
-	for (i = 0; i < PROFILE_PROBES; i++) {
-		struct profile_slot *s = &pc->slots[(h + i) & mask];
-
-		if (s->ip == ip || !s->ip)
-			return s;
-	}
-	return NULL;
-}
-
-/**
- * ftrace_profile_find - this CPU's slot of a function
- * @ip: the function
- *
- * Context: preemption and interrupts disabled.
- * Return: the slot, or NULL if the function has none on this CPU.
- */
-struct profile_slot *ftrace_profile_find(unsigned long ip)
-{
-	struct profile_slot *s = probe_slot(ip);
-
-	return s && s->ip == ip ? s : NULL;
-}
-
-/**
- * ftrace_profile_count - count a call of a function on this CPU
- * @ip: the function
- *
- * Context: preemption disabled.
- */
-void ftrace_profile_count(unsigned long ip)
-{
-	struct profile_slot *s;
-	unsigned long flags;
-
-	/*
-	 * An interrupt counting on this CPU between the look-up and the
-	 * claim would take the same free slot for another function, whose
-	 * counts this one would then overwrite.
-	 */
-	local_irq_save(flags);
-	s = probe_slot(ip);
-	if (!s) {
-		profiles[smp_processor_id()]->dropped++;
-	} else if (s->ip == ip) {
-		s->hits++;
-	} else {
-		s->hits = 1;
-		s->time = 0;
-		s->time_sq = 0;
-		WRITE_ONCE(s->ip, ip);
-	}
-	local_irq_restore(flags);
-}
 
 static void profile_call(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -115,7 +34,7 @@ static struct ftrace_ops profile_ops = {
 
 static void *next_used(struct profile_cpu *pc, struct profile_slot *s)
 {
-	for (; s < pc->slots + (1U << profile_bits); s++)
+	for (; s < pc->slots + (1U << ftrace_profile_bits); s++)
 		if (READ_ONCE(s->ip))
 			return s;
 	return NULL;
@@ -133,9 +52,9 @@ static struct profile_cpu *slot_cpu(struct profile_slot *s)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct profile_cpu *pc = profiles[cpu];
+		struct profile_cpu *pc = ftrace_profiles[cpu];
 
-		if (s >= pc->slots && s < pc->slots + (1U << profile_bits))
+		if (s >= pc->slots && s < pc->slots + (1U << ftrace_profile_bits))
 			return pc;
 	}
 	return NULL;
@@ -193,12 +112,12 @@ static void profile_free(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		if (profiles[cpu])
-			vfree(profiles[cpu]->slots);
-		kfree(profiles[cpu]);
+		if (ftrace_profiles[cpu])
+			vfree(ftrace_profiles[cpu]->slots);
+		kfree(ftrace_profiles[cpu]);
 	}
-	kfree(profiles);
-	profiles = NULL;
+	kfree(ftrace_profiles);
+	ftrace_profiles = NULL;
 }
 
 static int profile_alloc(void)
@@ -206,29 +125,29 @@ static int profile_alloc(void)
 	unsigned long funcs = READ_ONCE(ftrace_update_tot_cnt);
 	int cpu;
 
-	if (profiles)
+	if (ftrace_profiles)
 		return 0;
 	/*
 	 * Room for every function with a fifth to spare, so that probes
 	 * stay short.  Functions of modules loaded later share the spare.
 	 */
-	profile_bits = max_t(unsigned int, PROFILE_MIN_BITS,
-			     order_base_2(funcs + funcs / 4));
-	profiles = kcalloc(nr_cpu_ids, sizeof(*profiles), GFP_KERNEL);
-	if (!profiles)
+	ftrace_profile_bits = max_t(unsigned int, PROFILE_MIN_BITS,
+				    order_base_2(funcs + funcs / 4));
+	ftrace_profiles = kcalloc(nr_cpu_ids, sizeof(*ftrace_profiles), GFP_KERNEL);
+	if (!ftrace_profiles)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		struct profile_cpu *pc = kzalloc(sizeof(*pc), GFP_KERNEL);
 
 		if (!pc)
 			goto nomem;
-		profiles[cpu] = pc;
-		pc->slots = vcalloc(1UL << profile_bits, sizeof(*pc->slots));
+		ftrace_profiles[cpu] = pc;
+		pc->slots = vcalloc(1UL << ftrace_profile_bits, sizeof(*pc->slots));
 		if (!pc->slots)
 			goto nomem;
 	}
 	for_each_possible_cpu(cpu) {
-		struct profile_cpu *pc = profiles[cpu];
+		struct profile_cpu *pc = ftrace_profiles[cpu];
 
 		snprintf(pc->name, sizeof(pc->name), "function%d", cpu);
 		pc->stat.name = pc->name;
@@ -253,7 +172,7 @@ static unsigned long profile_dropped(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		n += profiles[cpu]->dropped;
+		n += ftrace_profiles[cpu]->dropped;
 	return n;
 }
 
@@ -278,9 +197,9 @@ static ssize_t profile_write(struct file *file, const char __user *ubuf,
 			goto out;
 		/* A new run starts from zero. */
 		for_each_possible_cpu(cpu) {
-			memset(profiles[cpu]->slots, 0,
-			       sizeof(*profiles[cpu]->slots) << profile_bits);
-			profiles[cpu]->dropped = 0;
+			memset(ftrace_profiles[cpu]->slots, 0,
+			       sizeof(*ftrace_profiles[cpu]->slots) << ftrace_profile_bits);
+			ftrace_profiles[cpu]->dropped = 0;
 		}
 		if (fgraph_profile_timed()) {
 			ret = fgraph_profile_start();
@@ -297,7 +216,7 @@ static ssize_t profile_write(struct file *file, const char __user *ubuf,
 		profile_enabled = on;
 	if (!ret && !on && profile_dropped())
 		pr_info("ftrace: the function profile dropped %lu calls: no free slot among %u per CPU\n",
-			profile_dropped(), 1U << profile_bits);
+			profile_dropped(), 1U << ftrace_profile_bits);
 out:
 	mutex_unlock(&profile_lock);
 	return ret ?: cnt;

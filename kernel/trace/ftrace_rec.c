@@ -15,6 +15,9 @@
 
 #include "ftrace_internal.h"
 
+/* The core's state lock; ftrace_internal.h gives the lock order. */
+DEFINE_MUTEX(ftrace_lock);
+
 LIST_HEAD(ftrace_groups);
 unsigned long ftrace_groups_gen;
 
@@ -389,4 +392,51 @@ unsigned long ftrace_location(unsigned long ip)
 int ftrace_text_reserved(const void *start, const void *end)
 {
 	return !!ftrace_location_range((unsigned long)start, (unsigned long)end);
+}
+
+/**
+ * ftrace_group_publish - put a group of records on the list
+ * @g: the group, its sites set up
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_group_publish(struct ftrace_group *g)
+{
+	ftrace_assert_locked();
+	list_add_tail_rcu(&g->list, &ftrace_groups);
+	ftrace_groups_gen++;
+	ftrace_update_tot_cnt += g->count - g->freed;
+	ftrace_number_of_pages += g->pages;
+	ftrace_number_of_groups++;
+}
+
+/**
+ * ftrace_group_unpublish - take a group of records off the list
+ * @g: the group; freed by the caller a grace period later
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_group_unpublish(struct ftrace_group *g)
+{
+	ftrace_assert_locked();
+	list_del_rcu(&g->list);
+	ftrace_groups_gen++;
+	ftrace_update_tot_cnt -= g->count - g->freed;
+	ftrace_number_of_pages -= g->pages;
+	ftrace_number_of_groups--;
+}
+
+/**
+ * ftrace_adjust_ips - from what the table lists to the call sites
+ * @ips: the addresses, sorted
+ * @count: how many
+ *
+ * arm64's table lists the first of each site's two NOPs.
+ */
+void ftrace_adjust_ips(unsigned long *ips, unsigned long count)
+{
+	unsigned long i;
+
+	for (i = 0; i < count; i++)
+		ips[i] = ftrace_call_adjust(ips[i]);
 }

@@ -12,7 +12,6 @@
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
-#include <linux/workqueue.h>
 
 #include "ftrace_internal.h"
 
@@ -46,9 +45,6 @@ static unsigned int tramps_hi;
 static unsigned long tramps_lo = ULONG_MAX;
 static unsigned long tramps_end;
 
-static void reap_work_fn(struct work_struct *work);
-static DECLARE_WORK(reap_work, reap_work_fn);
-
 static inline struct ftrace_tramp *tramp_next(unsigned int *i)
 {
 	/* Pairs with tramp_free_slot(): a walk sees every entry below the bound. */
@@ -78,6 +74,7 @@ static struct ftrace_tramp *tramp_free_slot(void)
 		return ERR_PTR(-ENOMEM);
 	t->slot = tramps_hi + 1;
 	tramps[t->slot] = t;
+	/* A lockless walk that sees the new bound sees the entry. */
 	smp_store_release(&tramps_hi, t->slot);
 	return t;
 }
@@ -150,8 +147,8 @@ static int tramp_set(struct ftrace_tramp *t, ftrace_func_t func)
 	return ret;
 }
 
-/* Memory goes after the grace periods: the caller's (@waits) or the work item's. */
-static void tramp_release(struct ftrace_tramp *t, bool waits)
+/* Its memory goes after the grace periods (ftrace_tramps_reap()). */
+static void tramp_release(struct ftrace_tramp *t)
 {
 	t->ops = NULL;
 	if (t->sites)
@@ -160,8 +157,6 @@ static void tramp_release(struct ftrace_tramp *t, bool waits)
 		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, t->addr, t->size, true,
 				   TRAMP_SYM);
 	WRITE_ONCE(t->addr, 0);
-	if (!waits)
-		schedule_work(&reap_work);
 }
 
 static void tramp_free(struct ftrace_tramp *t)
@@ -177,40 +172,45 @@ static void tramp_free(struct ftrace_tramp *t)
  * be back on with another filter.  Never inside a batch: x86 patches the
  * call under text_mutex, which a batch holds.
  */
-static void tramp_stop(struct ftrace_tramp *t)
+static int tramp_stop(struct ftrace_tramp *t)
 {
 	int ret;
 
 	if (t->func == ftrace_stub || (t->sites && !ftrace_dead))
-		return;
+		return 0;
 	ret = tramp_set(t, ftrace_stub);
-	if (ftrace_dead)
-		return;
 	/* x86's ftrace_graph_caller calls a fixed function: -EOPNOTSUPP. */
-	if (ret && ret != -EOPNOTSUPP)
-		ftrace_anomaly("patching a trampoline's callback", t->mem, ret);
+	if (ftrace_dead || ret == -EOPNOTSUPP)
+		return 0;
+	return ret;
 }
 
 /**
  * ftrace_tramp_put - an unregistered ops lets go of its trampoline
  * @ops: the ops, off the list, with its sites already moved
- * @waits: the caller waits for the grace periods, then calls
- *	ftrace_tramps_reap(), before it lets go of ftrace_lock
+ * @where: set to the trampoline's address
+ *
+ * Its memory is freed by ftrace_tramps_reap() after the grace periods.
  *
  * Context: ftrace_lock held.
+ * Return: 0, or the arch's error while pointing it at ftrace_stub (an
+ * anomaly at @where).
  */
-void ftrace_tramp_put(struct ftrace_ops *ops, bool waits)
+int ftrace_tramp_put(struct ftrace_ops *ops, unsigned long *where)
 {
 	unsigned int slot = ops->tramp_slot;
+	int ret;
 
 	ftrace_assert_locked();
 	if (!slot)
-		return;
+		return 0;
 	ops->tramp_slot = 0;
 	ops->trampoline = 0;
 	ops->trampoline_size = 0;
-	tramp_stop(tramps[slot]);
-	tramp_release(tramps[slot], waits);
+	*where = tramps[slot]->mem;
+	ret = tramp_stop(tramps[slot]);
+	tramp_release(tramps[slot]);
+	return ret;
 }
 
 /**
@@ -236,50 +236,85 @@ unsigned int ftrace_tramps_reap(void)
 	return n;
 }
 
-static void reap_work_fn(struct work_struct *work)
+/**
+ * ftrace_tramps_mark - note the trampolines let go of so far
+ *
+ * For a reaper that waits for the grace periods without ftrace_lock, then
+ * frees what it marked with ftrace_tramps_reap_marked().
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_tramps_mark(void)
 {
-	bool again = false, freed = false;
 	struct ftrace_tramp *t;
 
-	mutex_lock(&ftrace_lock);
+	ftrace_assert_locked();
 	for_each_tramp(t)
 		if (t->mem && !t->addr)
 			t->reaping = true;
-	mutex_unlock(&ftrace_lock);
+}
 
-	synchronize_rcu_tasks_rude();
-	synchronize_rcu_tasks();
+/**
+ * ftrace_tramps_reap_marked - free what ftrace_tramps_mark() marked
+ * @more: set if a trampoline was let go of since, and waits for its own reap
+ *
+ * Context: ftrace_lock held, after synchronize_rcu_tasks_rude() and
+ * synchronize_rcu_tasks() since the marking.
+ * Return: how many were freed.
+ */
+unsigned int ftrace_tramps_reap_marked(bool *more)
+{
+	struct ftrace_tramp *t;
+	unsigned int n = 0;
 
-	mutex_lock(&ftrace_lock);
+	ftrace_assert_locked();
+	*more = false;
 	for_each_tramp(t) {
 		if (!t->reaping) {
-			again |= t->mem && !t->addr;
+			*more |= t->mem && !t->addr;
 			continue;
 		}
 		tramp_free(t);
-		freed = true;
+		n++;
 	}
-	if (freed)
-		ftrace_ops_adopt_slots();
-	mutex_unlock(&ftrace_lock);
-	if (again)
-		schedule_work(&reap_work);
+	return n;
+}
+
+/**
+ * ftrace_tramps_pending - is a trampoline let go of and not yet being reaped?
+ *
+ * Context: ftrace_lock held.
+ * Return: true if one is.
+ */
+bool ftrace_tramps_pending(void)
+{
+	struct ftrace_tramp *t;
+
+	ftrace_assert_locked();
+	for_each_tramp(t)
+		if (t->mem && !t->addr && !t->reaping)
+			return true;
+	return false;
 }
 
 /**
  * ftrace_tramps_refresh - make each trampoline call what its ops needs now
+ * @where: set to the trampoline's address on an error
  *
  * An ops' callback can change while registered (a pid filter wraps it).
- * A trampoline whose call cannot change is given up.
+ * A trampoline whose call cannot change is given up: its ops' sites go
+ * back to the shared trampolines, so every site must be recounted, and
+ * the trampoline waits for ftrace_tramps_reap().
  *
  * Context: ftrace_lock held, before the sites are recounted.
- * Return: 0, or the arch's error (after ftrace_anomaly()).
+ * Return: 0, FTRACE_TRAMPS_GAVE_UP, or the arch's error (an anomaly at
+ * @where).
  */
-int ftrace_tramps_refresh(void)
+int ftrace_tramps_refresh(unsigned long *where)
 {
 	struct ftrace_tramp *t;
 	ftrace_func_t func;
-	int ret;
+	int ret, gave_up = 0;
 
 	ftrace_assert_locked();
 	for_each_tramp(t) {
@@ -290,16 +325,15 @@ int ftrace_tramps_refresh(void)
 			continue;
 		ret = tramp_set(t, func);
 		if (ret == -EOPNOTSUPP) {
-			ftrace_tramp_put(t->ops, false);
-			ftrace_touch_all();
-			continue;
+			ret = ftrace_tramp_put(t->ops, where);
+			gave_up = FTRACE_TRAMPS_GAVE_UP;
 		}
 		if (ret) {
-			ftrace_anomaly("patching a trampoline's callback", t->mem, ret);
+			*where = t->mem;
 			return ret;
 		}
 	}
-	return 0;
+	return gave_up;
 }
 
 /**
@@ -367,18 +401,22 @@ ftrace_func_t ftrace_tramp_ops_func(unsigned int slot)
  * @delta: how many sites moved onto it (negative: off it)
  *
  * Context: ftrace_lock held.
+ * Return: true if a trampoline kept for its sites was let go of, to be
+ * freed by ftrace_tramps_reap().
  */
-void ftrace_tramp_sites(unsigned int slot, int delta)
+bool ftrace_tramp_sites(unsigned int slot, int delta)
 {
 	struct ftrace_tramp *t;
 
 	ftrace_assert_locked();
 	if (!slot)
-		return;
+		return false;
 	t = tramps[slot];
 	t->sites += delta;
-	if (!t->sites && !t->ops && t->addr)
-		tramp_release(t, false);
+	if (t->sites || t->ops || !t->addr)
+		return false;
+	tramp_release(t);
+	return true;
 }
 
 static struct ftrace_tramp *tramp_find(unsigned long addr)
@@ -472,6 +510,7 @@ int ftrace_tramp_kallsym(unsigned int symnum, unsigned long *value,
 	struct ftrace_tramp *t;
 
 	for_each_tramp(t) {
+		/* Pairs with ftrace_tramp_get(): the slot is filled in. */
 		unsigned long start = smp_load_acquire(&t->addr);
 
 		if (!start || !t->size)

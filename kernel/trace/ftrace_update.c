@@ -11,12 +11,16 @@
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/timex.h>
+#include <linux/workqueue.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
 #include "ftrace_wants.h"
 
 static ftrace_func_t cur_callback = ftrace_stub;
+
+/* Set through tracefs; the arch reports that many sites as mismatched. */
+atomic_t ftrace_inject_mismatch = ATOMIC_INIT(0);
 
 /**
  * ftrace_check_ipmodify - refuse sites another IPMODIFY ops owns
@@ -461,7 +465,8 @@ struct slot_moves {
 static void slot_move(struct slot_moves *m, unsigned int slot, int delta)
 {
 	if (slot != m->slot) {
-		ftrace_tramp_sites(m->slot, m->n);
+		if (ftrace_tramp_sites(m->slot, m->n))
+			ftrace_tramps_reap_later();
 		m->slot = slot;
 		m->n = 0;
 	}
@@ -657,15 +662,24 @@ int ftrace_apply(void)
 int ftrace_apply_touched(void)
 {
 	struct ftrace_ops *op, *far_owner;
+	unsigned long where;
 	unsigned int changes;
 	ftrace_func_t func;
+	int ret;
 
 	ftrace_assert_locked();
 	if (ftrace_dead)
 		return -ENODEV;
 
-	if (ftrace_tramps_refresh())
+	ret = ftrace_tramps_refresh(&where);
+	if (ret < 0) {
+		ftrace_anomaly("patching a trampoline's callback", where, ret);
 		return -ENODEV;
+	}
+	if (ret == FTRACE_TRAMPS_GAVE_UP) {
+		ftrace_touch_all();
+		ftrace_tramps_reap_later();
+	}
 	changes = recount(&far_owner);
 	func = ftrace_shared_callback(rcu_dereference_protected(ftrace_ops_list, 1),
 				      ftrace_enabled, &op);
@@ -684,6 +698,88 @@ int ftrace_apply_touched(void)
 		return -ENODEV;
 	ftrace_last_enabled = ftrace_enabled;
 	return 0;
+}
+
+/**
+ * ftrace_touch_ops - the next ftrace_apply_touched() recounts an ops' sites
+ * @ops: the ops, with the filter it has had since its sites were counted
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_touch_ops(struct ftrace_ops *ops)
+{
+	if (!ops->func_hash)
+		ftrace_touch_all();
+	else
+		ftrace_touch_sites(rcu_dereference_protected(ops->func_hash->filter_hash, 1));
+}
+
+/**
+ * ftrace_adopt_slots - give freed trampoline slots to ops without one
+ *
+ * An ops that registered while no slot was free should not stay on the
+ * shared trampolines' slow path for its lifetime.
+ *
+ * Context: ftrace_lock held, after ftrace_tramps_reap() freed something.
+ */
+void ftrace_adopt_slots(void)
+{
+	struct ftrace_ops *op;
+	bool moved = false;
+	int ret = 0;
+
+	ftrace_assert_locked();
+	if (ftrace_dead)
+		return;
+	for (op = rcu_dereference_protected(ftrace_ops_list, 1);
+	     op != &ftrace_list_end && ret != -ENOSPC;
+	     op = rcu_dereference_protected(op->next, 1)) {
+		if (op->tramp_slot)
+			continue;
+		ret = ftrace_tramp_get(op);
+		if (op->tramp_slot) {
+			ftrace_touch_ops(op);
+			moved = true;
+		}
+	}
+	if (moved)
+		ftrace_apply_touched();
+}
+
+/* Frees let-go trampolines after the grace periods, without ftrace_lock. */
+static void reap_work_fn(struct work_struct *work);
+static DECLARE_WORK(reap_work, reap_work_fn);
+
+static void reap_work_fn(struct work_struct *work)
+{
+	bool more;
+
+	mutex_lock(&ftrace_lock);
+	ftrace_tramps_mark();
+	mutex_unlock(&ftrace_lock);
+
+	synchronize_rcu_tasks_rude();
+	synchronize_rcu_tasks();
+
+	mutex_lock(&ftrace_lock);
+	if (ftrace_tramps_reap_marked(&more))
+		ftrace_adopt_slots();
+	mutex_unlock(&ftrace_lock);
+	if (more)
+		schedule_work(&reap_work);
+}
+
+/**
+ * ftrace_tramps_reap_later - free let-go trampolines once it is safe
+ *
+ * For a caller that does not wait for the grace periods itself.
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_tramps_reap_later(void)
+{
+	if (ftrace_tramps_pending())
+		schedule_work(&reap_work);
 }
 
 /**
@@ -718,8 +814,113 @@ void ftrace_anomaly(const char *what, unsigned long ip, int err)
 	ftrace_tramps_stop();
 }
 
-/* Its text is not running yet. */
-static int init_group_sites(struct ftrace_group *g)
+/* One site that calls its direct function itself: @old to @addr. */
+static int retarget_site(unsigned long ip, unsigned long old, unsigned long addr)
+{
+	struct dyn_ftrace *rec;
+
+	if (!old || old == addr)
+		return 0;
+	rec = ftrace_find_rec(ip, NULL);
+	if (!rec || !(rec->flags & FTRACE_REC_DIRECT_EN))
+		return 0;
+	return ftrace_arch_patch_site(ip, old, addr);
+}
+
+/**
+ * ftrace_retarget_direct - make sites that call a direct function call another
+ * @sites: the sites, or NULL for @ip alone
+ * @ip: the site when @sites is NULL
+ * @funcs: the direct function each site has now
+ * @addr: the function they are to call
+ *
+ * Only a site that calls its direct function itself is patched; a shared
+ * one reaches it through ftrace_regs_caller and @funcs, which the caller
+ * then updates.
+ *
+ * Context: ftrace_lock held.
+ * Return: 0, or -ENODEV after ftrace_anomaly(): the sites patched before
+ * the failure call @addr.
+ */
+int ftrace_retarget_direct(struct ftrace_hash *sites, unsigned long ip,
+			   struct ftrace_hash *funcs, unsigned long addr)
+{
+	struct ftrace_func_entry *site, *entry;
+	unsigned long i;
+	int ret = 0;
+
+	ftrace_assert_locked();
+	ftrace_arch_patch_begin(sites ? sites->count : 1);
+	if (!sites) {
+		entry = ftrace_lookup_ip(funcs, ip);
+		ret = entry ? retarget_site(ip, entry->direct, addr) : 0;
+		goto patched;
+	}
+	ftrace_hash_for_each(sites, i, site) {
+		entry = ftrace_lookup_ip(funcs, site->ip);
+		if (!entry)
+			continue;
+		ip = site->ip;
+		ret = retarget_site(ip, entry->direct, addr);
+		if (ret)
+			goto patched;	/* a break would leave only the bucket */
+	}
+patched:
+	ftrace_arch_patch_end();
+	if (!ret)
+		return 0;
+	ftrace_anomaly("patching a direct call", ip, ret);
+	return -ENODEV;
+}
+
+static void unpatch_dead_site(unsigned long ip, unsigned long addr)
+{
+	struct dyn_ftrace *rec = ftrace_find_rec(ip, NULL);
+
+	if (rec && (rec->flags & FTRACE_REC_DIRECT_EN) &&
+	    !ftrace_arch_patch_site(ip, addr, 0))
+		rec->flags &= ~FTRACE_REC_SITE;
+}
+
+/**
+ * ftrace_unpatch_dead_direct - once ftrace is dead, unpatch the calls of @addr
+ * @sites: the sites, or NULL for @ip alone
+ * @ip: the site when @sites is NULL
+ * @addr: a direct function whose owner is about to free it
+ *
+ * Sites are left alone after an anomaly, except that a call of @addr must
+ * not outlive its registration: the owner frees @addr whatever the API
+ * returned.  The arch leaves a site that does not hold that call.
+ *
+ * Context: ftrace_lock held.
+ */
+void ftrace_unpatch_dead_direct(struct ftrace_hash *sites, unsigned long ip,
+				unsigned long addr)
+{
+	struct ftrace_func_entry *site;
+	unsigned long i;
+
+	ftrace_assert_locked();
+	if (!ftrace_dead)
+		return;
+	ftrace_arch_patch_begin(0);
+	if (sites) {
+		ftrace_hash_for_each(sites, i, site)
+			unpatch_dead_site(site->ip, addr);
+	} else {
+		unpatch_dead_site(ip, addr);
+	}
+	ftrace_arch_patch_end();
+}
+
+/**
+ * ftrace_init_group_sites - make a new group's call sites NOPs
+ * @g: the group, not published yet; its text is not running yet
+ *
+ * Context: no ftrace lock held (the arch may take its text lock).
+ * Return: 0, or -ENODEV after ftrace_anomaly().
+ */
+int ftrace_init_group_sites(struct ftrace_group *g)
 {
 	struct dyn_ftrace *rec;
 	int ret = 0;
@@ -748,14 +949,21 @@ static void rec_retire(struct dyn_ftrace *rec)
 	rec->flags = rec_recount(rec->flags | FTRACE_REC_FREED, 0, NULL, &only);
 }
 
-/*
- * Retire records not at the start of a function: the body of a weak
- * function the linker overrode keeps its site but not its symbol, so such
- * a record would be listed under the wrong name and never fire.
- * @syms, if not NULL, are @g's module's sorted symbol addresses, merged
- * instead of asking kallsyms per site.  Return: how many were retired.
+/**
+ * ftrace_retire_dead_sites - retire the records not at the start of a function
+ * @g: the group
+ * @syms: if not NULL, @g's module's sorted symbol addresses, merged instead
+ *	of asking kallsyms per site
+ * @nsyms: how many
+ *
+ * The body of a weak function the linker overrode keeps its site but not
+ * its symbol, so such a record would be listed under the wrong name and
+ * never fire.
+ *
+ * Context: ftrace_lock held, or @g not published yet.
+ * Return: how many were retired.
  */
-static unsigned int retire_dead_sites(struct ftrace_group *g,
+unsigned int ftrace_retire_dead_sites(struct ftrace_group *g,
 				      const unsigned long *syms,
 				      unsigned long nsyms)
 {
@@ -790,209 +998,27 @@ static unsigned int retire_dead_sites(struct ftrace_group *g,
 	return n;
 }
 
-static void publish_group(struct ftrace_group *g)
-{
-	mutex_lock(&ftrace_lock);
-	list_add_tail_rcu(&g->list, &ftrace_groups);
-	ftrace_groups_gen++;
-	ftrace_update_tot_cnt += g->count - g->freed;
-	ftrace_number_of_pages += g->pages;
-	ftrace_number_of_groups++;
-	mutex_unlock(&ftrace_lock);
-}
-
-/* arm64's table lists the first of each site's two NOPs. */
-static void __init_or_module adjust_ips(unsigned long *ips, unsigned long count)
-{
-	unsigned long i;
-
-	for (i = 0; i < count; i++)
-		ips[i] = ftrace_call_adjust(ips[i]);
-}
-
-extern unsigned long __start_mcount_loc[];
-extern unsigned long __stop_mcount_loc[];
-
 /**
- * ftrace_init - build the records of vmlinux's call sites, make them NOPs
+ * ftrace_retire_range - a group's text in a range goes away
+ * @g: the group
+ * @start: first address
+ * @end: end of the range (exclusive)
  *
- * Context: start_kernel(), one CPU, interrupts off: sites are written directly.
- */
-void __init ftrace_init(void)
-{
-	unsigned long count = __stop_mcount_loc - __start_mcount_loc;
-	char how[80] = "set up (NOPs, no dead sites: done at build time)";
-	struct ftrace_group *g;
-	/* This early the scheduler clock may still count stopped jiffies. */
-	cycles_t c0 = get_cycles();
-	u64 t0 = local_clock(), us;
-
-	count = ftrace_sort_ips(__start_mcount_loc, count);
-	adjust_ips(__start_mcount_loc, count);
-	g = ftrace_group_create(NULL, __start_mcount_loc, count);
-	if (!g) {
-		pr_err("ftrace: cannot allocate records for %lu call sites; function tracing disabled\n",
-		       count);
-		ftrace_dead = 1;
-		return;
-	}
-	if (!FTRACE_SITES_READY_AT_BUILD) {
-		if (init_group_sites(g)) {
-			ftrace_group_destroy(g);
-			return;
-		}
-		retire_dead_sites(g, NULL, 0);
-		snprintf(how, sizeof(how), "converted to NOPs (%u in overridden weak functions)",
-			 g->freed);
-	}
-	g->ready = true;
-	publish_group(g);
-	us = div_u64(local_clock() - t0, NSEC_PER_USEC);
-	pr_info("ftrace: %lu call sites %s in %llu us (%llu cycles); records take %lu bytes (%lu pages, %lu.%02lu bytes per site)\n",
-		count, how, us, (u64)(get_cycles() - c0),
-		(unsigned long)g->pages * PAGE_SIZE, (unsigned long)g->pages,
-		g->pages * PAGE_SIZE / count,
-		(g->pages * PAGE_SIZE % count) * 100 / count);
-}
-
-#ifdef CONFIG_MODULES
-static struct ftrace_group *mod_group(struct module *mod)
-{
-	struct ftrace_group *g;
-
-	for_each_ftrace_group(g)
-		if (g->mod == mod)
-			return g;
-	return NULL;
-}
-
-/**
- * ftrace_module_init - records for a module being loaded
- * @mod: the module; its text is not executable yet
+ * Its records stop counting as sites that call a trampoline and become
+ * FREED, before any purge re-patches what it changes, so that no patch
+ * touches text about to be freed.
  *
- * The group is not ready, so no recount sees it until ftrace_module_enable().
+ * Context: ftrace_lock held.
+ * Return: how many records were retired.
  */
-void ftrace_module_init(struct module *mod)
-{
-	unsigned long *ips, count = mod->num_ftrace_callsites;
-	struct ftrace_group *g;
-
-	if (!count || ftrace_dead)
-		return;
-	ips = kvmalloc_array(count, sizeof(*ips), GFP_KERNEL);
-	if (!ips)
-		goto nomem;
-	memcpy(ips, mod->ftrace_callsites, count * sizeof(*ips));
-	count = ftrace_sort_ips(ips, count);
-	adjust_ips(ips, count);
-	g = ftrace_group_create(mod, ips, count);
-	kvfree(ips);
-	if (!g)
-		goto nomem;
-	if (init_group_sites(g)) {
-		ftrace_group_destroy(g);
-		return;
-	}
-	publish_group(g);
-	return;
-nomem:
-	pr_warn("ftrace: no memory for the records of module %s; it will not be traced\n",
-		mod->name);
-}
-
-/**
- * ftrace_module_enable - patch a new module's sites that filters want
- * @mod: the module, about to run its init
- */
-void ftrace_module_enable(struct module *mod)
-{
-	unsigned long *syms = NULL, nsyms = 0;
-	struct ftrace_group *g;
-
-	/*
-	 * kallsyms knows the module only now.  Not under ftrace_lock: the
-	 * copy may sleep.
-	 */
-	if (mod->num_ftrace_callsites)
-		syms = ftrace_mod_sym_addrs(mod, &nsyms);
-	mutex_lock(&ftrace_lock);
-	g = mod_group(mod);
-	if (g)
-		ftrace_update_tot_cnt -= retire_dead_sites(g, syms, nsyms);
-	mutex_unlock(&ftrace_lock);
-	kvfree(syms);
-
-	ftrace_mod_loaded(mod);
-	mutex_lock(&ftrace_lock);
-	g = mod_group(mod);
-	if (!ftrace_dead && g) {
-		/*
-		 * Only the new sites can change, and none was patched before
-		 * its dead sites were retired and :mod: filters applied.
-		 */
-		g->ready = true;
-		ftrace_touch_group(g);
-		ftrace_apply_touched();
-	}
-	mutex_unlock(&ftrace_lock);
-}
-
-/**
- * ftrace_release_mod - drop the records of a module going away
- * @mod: the module; its text is about to be freed
- */
-void ftrace_release_mod(struct module *mod)
-{
-	struct ftrace_group *g;
-
-	/*
-	 * The purge reaches every instance's ops (trace_types_lock), and
-	 * event probes' ->free() needs event_mutex.
-	 */
-	mutex_lock(&event_mutex);
-	mutex_lock(&trace_types_lock);
-	ftrace_probes_lock();
-	mutex_lock(&ftrace_lock);
-	g = mod_group(mod);
-	if (g) {
-		struct slot_moves off = { };
-		struct dyn_ftrace *rec;
-
-		/*
-		 * Retired first: the purge re-patches the sites it changes,
-		 * and must not check text about to be freed.
-		 */
-		for_each_group_rec(g, rec) {
-			rec_forget(rec, ftrace_rec_ip(g, rec), &off);
-			rec_retire(rec);
-		}
-		slot_moves_end(&off);
-		ftrace_purge_group(g, 0, ULONG_MAX);
-		list_del_rcu(&g->list);
-		ftrace_groups_gen++;
-		ftrace_update_tot_cnt -= g->count - g->freed;
-		ftrace_number_of_pages -= g->pages;
-		ftrace_number_of_groups--;
-	}
-	ftrace_drop_init_syms(mod);
-	mutex_unlock(&ftrace_lock);
-	ftrace_probes_unlock();
-	mutex_unlock(&trace_types_lock);
-	mutex_unlock(&event_mutex);
-	if (g)
-		ftrace_group_destroy_rcu(g);
-}
-#endif /* CONFIG_MODULES */
-
-static void free_range(struct ftrace_group *g, unsigned long start,
-		       unsigned long end)
+unsigned int ftrace_retire_range(struct ftrace_group *g, unsigned long start,
+				 unsigned long end)
 {
 	struct slot_moves off = { };
 	struct dyn_ftrace *rec;
+	unsigned int n = 0;
 
-	if (g->mod)
-		ftrace_save_init_syms(g, start, end);
-	/* Freed first, so that the purge does not patch dying text. */
+	ftrace_assert_locked();
 	for_each_group_rec(g, rec) {
 		unsigned long ip = ftrace_rec_ip(g, rec);
 
@@ -1000,44 +1026,9 @@ static void free_range(struct ftrace_group *g, unsigned long start,
 			rec_forget(rec, ip, &off);
 			rec_retire(rec);
 			g->freed++;
-			ftrace_update_tot_cnt--;
+			n++;
 		}
 	}
 	slot_moves_end(&off);
-	ftrace_purge_group(g, start, end);
-}
-
-/**
- * ftrace_free_mem - a module's init text is being freed
- * @mod: the module
- * @start: start of the freed text
- * @end: its end
- */
-void ftrace_free_mem(struct module *mod, void *start, void *end)
-{
-	struct ftrace_group *g;
-
-	mutex_lock(&event_mutex);	/* ftrace_purge_group()'s order */
-	mutex_lock(&trace_types_lock);
-	ftrace_probes_lock();
-	mutex_lock(&ftrace_lock);
-	for_each_ftrace_group(g) {
-		if (g->mod != mod)
-			continue;
-		free_range(g, (unsigned long)start, (unsigned long)end);
-		ftrace_number_of_pages -= ftrace_group_trim(g);
-	}
-	mutex_unlock(&ftrace_lock);
-	ftrace_probes_unlock();
-	mutex_unlock(&trace_types_lock);
-	mutex_unlock(&event_mutex);
-}
-
-/**
- * ftrace_free_init_mem - vmlinux's init text is being freed
- */
-void __ref ftrace_free_init_mem(void)
-{
-	ftrace_boot_snapshot();
-	ftrace_free_mem(NULL, __init_begin, __init_end);
+	return n;
 }

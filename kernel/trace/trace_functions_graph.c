@@ -24,6 +24,7 @@
 
 #include "trace.h"
 #include "trace_output.h"
+#include "ftrace_internal.h"
 
 /*
  * Options on top of trace.h's TRACE_GRAPH_* bits.  Callers outside this
@@ -49,6 +50,17 @@
 
 /* How deep below a traced call to keep tracing, 0 for no limit. */
 unsigned int fgraph_max_depth __read_mostly;
+
+static int __init set_boot_graph_max_depth(char *str)
+{
+	unsigned int depth;
+
+	if (kstrtouint(str, 0, &depth))
+		return 0;
+	fgraph_max_depth = depth;
+	return 1;
+}
+__setup("ftrace_graph_max_depth=", set_boot_graph_max_depth);
 
 /* graph-time must stay last: without the profiler the list ends before it. */
 static struct tracer_opt fgraph_opts[] = {
@@ -357,7 +369,7 @@ static int fgraph_set_flag(struct trace_array *tr, u32 old_flags, u32 bit,
 		ftrace_graph_sleep_time_control(set);
 		break;
 	case TRACE_GRAPH_GRAPH_TIME:
-		ftrace_graph_graph_time_control(set);
+		fgraph_set_graph_time(set);
 		break;
 	}
 	return 0;

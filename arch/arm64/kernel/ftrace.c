@@ -9,6 +9,7 @@
  * See Documentation/trace/ftrace-core-design.rst.
  */
 #include <linux/ftrace.h>
+#include <linux/ftrace_arch.h>
 #include <linux/memory.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -22,7 +23,6 @@
 #include <asm/sections.h>
 #include <asm/tlbflush.h>
 
-#include "../../../kernel/trace/ftrace_internal.h"
 
 /* What both trampolines call for a site whose slot word is the NOP. */
 ftrace_func_t ftrace_caller_func = ftrace_stub;

@@ -8,6 +8,7 @@
  * stopped.  See Documentation/trace/ftrace-core-design.rst.
  */
 #include <linux/ftrace.h>
+#include <linux/ftrace_arch.h>
 #include <linux/memory.h>
 #include <linux/moduleloader.h>
 #include <linux/set_memory.h>
@@ -19,7 +20,6 @@
 #include <asm/sections.h>
 #include <asm/unaligned.h>
 
-#include "../../../kernel/trace/ftrace_internal.h"
 #include "ftrace_poke.h"
 
 /* False if @target is out of reach of the @len-byte insn's rel32. */

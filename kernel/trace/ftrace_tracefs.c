@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracefs files of the core (available_filter_functions,
- * enabled_functions, the read side of the filter files), the
- * kernel.ftrace_enabled sysctl, and the hooks trace.c calls to tie trace
- * arrays to ops.
+ * The core's tracefs files other than the filter files
+ * (available_filter_functions, enabled_functions, the anomaly knob), the
+ * kernel.ftrace_enabled sysctl, the ftrace_filter= boot parameters, and
+ * the hooks trace.c calls to tie trace arrays to ops.
  */
 #include <linux/seq_file.h>
 #include <linux/tracefs.h>
@@ -14,54 +14,7 @@
 
 #include "trace.h"
 #include "ftrace_internal.h"
-#include "ftrace_files.h"
-
-atomic_t ftrace_inject_mismatch = ATOMIC_INIT(0);
-
-/* ---- Walking the records from a seq_file ---- */
-
-typedef bool (*rec_pred_t)(void *arg, struct ftrace_group *g, struct dyn_ftrace *rec);
-
-/*
- * The @pos-th record satisfying @want.  Reads continue where the last one
- * stopped unless the groups changed, so a full read stays linear.
- */
-static struct dyn_ftrace *cursor_seek(struct rec_cursor *c, loff_t pos,
-				      rec_pred_t want, void *arg,
-				      struct ftrace_group **gp)
-{
-	struct ftrace_group *g;
-	struct dyn_ftrace *rec;
-	loff_t n = 0;
-	unsigned int i = 0;
-
-	ftrace_assert_locked();
-	g = list_first_entry_or_null(&ftrace_groups, struct ftrace_group, list);
-	if (c->g && c->gen == ftrace_groups_gen && c->pos <= pos) {
-		g = c->g;
-		i = c->idx;
-		n = c->pos;
-	}
-	for (; g && !list_entry_is_head(g, &ftrace_groups, list);
-	     g = list_next_entry(g, list), i = 0) {
-		for (; i < g->count; i++) {
-			rec = &g->recs[i];
-			if (rec->flags & FTRACE_REC_FREED || !want(arg, g, rec))
-				continue;
-			if (n++ < pos)
-				continue;
-			c->g = g;
-			c->idx = i;
-			c->pos = pos;
-			c->gen = ftrace_groups_gen;
-			*gp = g;
-			return rec;
-		}
-	}
-	c->g = NULL;
-	c->end = n;
-	return NULL;
-}
+#include "ftrace_tracefs.h"
 
 /* ---- available_filter_functions and enabled_functions ---- */
 
@@ -85,7 +38,7 @@ static void *rf_start(struct seq_file *m, loff_t *pos)
 	mutex_lock(&ftrace_lock);
 	if (ftrace_dead)
 		return NULL;
-	return cursor_seek(&rf->cur, *pos, rec_file_want, rf, &rf->g);
+	return ftrace_cursor_seek(&rf->cur, *pos, rec_file_want, rf, &rf->g);
 }
 
 static void *rf_next(struct seq_file *m, void *v, loff_t *pos)
@@ -93,7 +46,7 @@ static void *rf_next(struct seq_file *m, void *v, loff_t *pos)
 	struct rec_file *rf = m->private;
 
 	++*pos;
-	return cursor_seek(&rf->cur, *pos, rec_file_want, rf, &rf->g);
+	return ftrace_cursor_seek(&rf->cur, *pos, rec_file_want, rf, &rf->g);
 }
 
 static void rf_stop(struct seq_file *m, void *v)
@@ -177,239 +130,6 @@ static const struct file_operations enabled_fops = {
 	.llseek		= seq_lseek,
 	.release	= seq_release_private,
 };
-
-/* ---- Reading set_ftrace_filter / set_ftrace_notrace ---- */
-
-/*
- * The file lists the addresses in the hash, or a line saying the hash is
- * empty; then remembered :mod: entries and, for the filter, the probes of
- * filter commands.  Those come as one last item.
- */
-#define FILTER_EXTRAS	((void *)2)	/* SEQ_START_TOKEN is 1 */
-
-static struct ftrace_hash *shown_hash(struct ftrace_filter_file *ff)
-{
-	struct ftrace_ops_hash *h = ff->ops->func_hash;
-
-	return ff->flags & FTRACE_ITER_NOTRACE ?
-		rcu_dereference_protected(h->notrace_hash, 1) :
-		rcu_dereference_protected(h->filter_hash, 1);
-}
-
-static bool filter_want(void *arg, struct ftrace_group *g, struct dyn_ftrace *rec)
-{
-	return ftrace_lookup_ip(arg, ftrace_rec_ip(g, rec));
-}
-
-static void *filter_item(struct ftrace_filter_file *ff, loff_t pos)
-{
-	struct ftrace_hash *hash = shown_hash(ff);
-	struct dyn_ftrace *rec;
-
-	if (ftrace_hash_empty(hash))
-		return pos == 0 ? SEQ_START_TOKEN : pos == 1 ? FILTER_EXTRAS : NULL;
-	rec = cursor_seek(&ff->cur, pos, filter_want, hash, &ff->g);
-	if (rec)
-		return rec;
-	/* The extras come right after the last record. */
-	return pos == ff->cur.end ? FILTER_EXTRAS : NULL;
-}
-
-static void *filter_start(struct seq_file *m, loff_t *pos)
-{
-	struct ftrace_filter_file *ff = m->private;
-
-	/* The probes' ->print() reads data that their ->free() frees. */
-	if (ff->flags & FTRACE_ITER_DO_PROBES)
-		ftrace_probes_lock();
-	mutex_lock(&ftrace_lock);
-	return filter_item(ff, *pos);
-}
-
-static void filter_stop(struct seq_file *m, void *v)
-{
-	struct ftrace_filter_file *ff = m->private;
-
-	mutex_unlock(&ftrace_lock);
-	if (ff->flags & FTRACE_ITER_DO_PROBES)
-		ftrace_probes_unlock();
-}
-
-static void *filter_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	struct ftrace_filter_file *ff = m->private;
-
-	++*pos;
-	if (v == FILTER_EXTRAS)
-		return NULL;
-	return filter_item(ff, *pos);
-}
-
-static int filter_show(struct seq_file *m, void *v)
-{
-	struct ftrace_filter_file *ff = m->private;
-	struct trace_array *tr = ff->tr;
-
-	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, ff->flags & FTRACE_ITER_NOTRACE ?
-			 "#### no functions disabled ####\n" :
-			 "#### all functions enabled ####\n");
-		return 0;
-	}
-	if (v == FILTER_EXTRAS) {
-		if (!tr)
-			return 0;
-		ftrace_mod_cache_show(m, ff->flags & FTRACE_ITER_NOTRACE ?
-				      &tr->mod_notrace : &tr->mod_trace);
-		if (ff->flags & FTRACE_ITER_DO_PROBES)
-			ftrace_probes_show(m, tr);
-		return 0;
-	}
-	seq_printf(m, "%ps\n", (void *)ftrace_rec_ip(ff->g, v));
-	return 0;
-}
-
-static const struct seq_operations filter_seq_ops = {
-	.start	= filter_start,
-	.next	= filter_next,
-	.stop	= filter_stop,
-	.show	= filter_show,
-};
-
-/**
- * ftrace_filter_seq_open - set up reading of a filter file
- * @ff: the open file's state
- * @file: the file
- *
- * Return: 0 or -ENOMEM.
- */
-int ftrace_filter_seq_open(struct ftrace_filter_file *ff, struct file *file)
-{
-	int ret;
-
-	if (!(file->f_mode & FMODE_READ)) {
-		file->private_data = ff;
-		return 0;
-	}
-	ret = seq_open(file, &filter_seq_ops);
-	if (!ret)
-		((struct seq_file *)file->private_data)->private = ff;
-	return ret;
-}
-
-/**
- * ftrace_filter_file_of - the state of an open filter file
- * @file: the file
- *
- * Return: its struct ftrace_filter_file.
- */
-struct ftrace_filter_file *ftrace_filter_file_of(struct file *file)
-{
-	if (file->f_mode & FMODE_READ)
-		return ((struct seq_file *)file->private_data)->private;
-	return file->private_data;
-}
-
-/**
- * ftrace_filter_seq_release - undo ftrace_filter_seq_open()
- * @ff: the open file's state
- * @inode: the file's inode
- * @file: the file
- */
-void ftrace_filter_seq_release(struct ftrace_filter_file *ff,
-			       struct inode *inode, struct file *file)
-{
-	if (file->f_mode & FMODE_READ)
-		seq_release(inode, file);
-}
-
-static int filter_open(struct inode *inode, struct file *file)
-{
-	struct ftrace_ops *ops = inode->i_private;
-
-	return ftrace_regex_open(ops->private, ops,
-				 FTRACE_ITER_FILTER | FTRACE_ITER_DO_PROBES,
-				 inode, file);
-}
-
-static int notrace_open(struct inode *inode, struct file *file)
-{
-	struct ftrace_ops *ops = inode->i_private;
-
-	return ftrace_regex_open(ops->private, ops, FTRACE_ITER_NOTRACE,
-				 inode, file);
-}
-
-/**
- * ftrace_filter_lseek - llseek of a filter file
- * @file: the file
- * @offset: as lseek(2)
- * @whence: as lseek(2)
- *
- * Return: the new position (always 0 for a file open only for writing).
- */
-loff_t ftrace_filter_lseek(struct file *file, loff_t offset, int whence)
-{
-	if (file->f_mode & FMODE_READ)
-		return seq_lseek(file, offset, whence);
-	file->f_pos = 0;
-	return 0;
-}
-
-/**
- * ftrace_filter_read - read handler of a filter file
- * @file: the file
- * @ubuf: the user's buffer
- * @cnt: its size
- * @ppos: file position
- *
- * Return: bytes read, or -EBADF for a file not open for reading.
- */
-ssize_t ftrace_filter_read(struct file *file, char __user *ubuf, size_t cnt,
-			   loff_t *ppos)
-{
-	if (!(file->f_mode & FMODE_READ))
-		return -EBADF;
-	return seq_read(file, ubuf, cnt, ppos);
-}
-
-static const struct file_operations filter_fops = {
-	.open		= filter_open,
-	.read		= ftrace_filter_read,
-	.write		= ftrace_filter_write,
-	.llseek		= ftrace_filter_lseek,
-	.release	= ftrace_regex_release,
-};
-
-static const struct file_operations notrace_fops = {
-	.open		= notrace_open,
-	.read		= ftrace_filter_read,
-	.write		= ftrace_notrace_write,
-	.llseek		= ftrace_filter_lseek,
-	.release	= ftrace_regex_release,
-};
-
-/**
- * ftrace_create_filter_files - set_ftrace_filter and set_ftrace_notrace
- * @tr: the trace array; the files edit its ops
- * @parent: the directory
- */
-void ftrace_create_filter_files(struct trace_array *tr, struct dentry *parent)
-{
-	trace_create_file("set_ftrace_filter", TRACE_MODE_WRITE, parent, tr->ops,
-			  &filter_fops);
-	trace_create_file("set_ftrace_notrace", TRACE_MODE_WRITE, parent, tr->ops,
-			  &notrace_fops);
-}
-
-/**
- * ftrace_destroy_filter_files - free the hashes behind an instance's files
- * @ops: the instance's ops, no longer registered
- */
-void ftrace_destroy_filter_files(struct ftrace_ops *ops)
-{
-	ftrace_free_filter(ops);
-}
 
 /* ---- Anomaly injection, for the tests ---- */
 

@@ -280,8 +280,8 @@ int ftrace_filter_edit_end(struct ftrace_filter_edit *e, bool commit)
 		e->hash->flags &= ~FTRACE_HASH_FL_MOD;
 		if (e->ext)
 			e->ext->commit(e);
-		if (fgraph_is_filter_ops(e->ops))
-			ret = fgraph_set_filter_hash(e->notr, e->hash);
+		if (e->install)
+			ret = e->install(e);
 		else
 			ret = ftrace_ops_set_hashes(e->ops, e->notr ? NULL : e->hash,
 						    e->notr ? e->hash : NULL);
@@ -479,24 +479,38 @@ void ftrace_ops_set_global_filter(struct ftrace_ops *ops)
 EXPORT_SYMBOL_GPL(ftrace_ops_set_global_filter);
 
 /**
- * ftrace_set_early_filter - apply a boot-time list of functions
+ * ftrace_set_early_filter_install - apply a boot-time list of functions
  * @ops: the ops
  * @buf: comma-separated patterns (modified)
  * @enable: the filter if non-zero, else the notrace hash
+ * @install: the edit's install hook, or NULL
  *
  * A name that matches nothing is reported; the others still apply.
  */
-void __init ftrace_set_early_filter(struct ftrace_ops *ops, char *buf, int enable)
+void __init ftrace_set_early_filter_install(struct ftrace_ops *ops, char *buf,
+					    int enable, int (*install)(struct ftrace_filter_edit *e))
 {
 	struct ftrace_filter_edit e = {};
 	char *name;
 
 	if (ftrace_filter_edit_begin(&e, ops, NULL, !enable, false))
 		return;
+	e.install = install;
 	while ((name = strsep(&buf, ",")) != NULL) {
 		if (*name && ftrace_filter_edit_text(&e, name))
 			pr_warn("ftrace: boot %s \"%s\" matched nothing; ignored\n",
 				enable ? "filter" : "notrace", name);
 	}
 	ftrace_filter_edit_end(&e, true);
+}
+
+/**
+ * ftrace_set_early_filter - apply a boot-time list of functions
+ * @ops: the ops
+ * @buf: comma-separated patterns (modified)
+ * @enable: the filter if non-zero, else the notrace hash
+ */
+void __init ftrace_set_early_filter(struct ftrace_ops *ops, char *buf, int enable)
+{
+	ftrace_set_early_filter_install(ops, buf, enable, NULL);
 }

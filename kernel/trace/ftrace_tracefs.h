@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The filter files' state, shared by ftrace_filter_file.c (writing) and
- * ftrace_files.c (reading).
+ * The tracefs layer's shared state: the filter files (ftrace_tracefs_filter.c),
+ * which the graph filter files (fgraph_tracefs.c) reuse, and the cursor
+ * that every file listing records reads them with.
  */
-#ifndef _KERNEL_TRACE_FTRACE_FILES_H
-#define _KERNEL_TRACE_FTRACE_FILES_H
+#ifndef _KERNEL_TRACE_FTRACE_TRACEFS_H
+#define _KERNEL_TRACE_FTRACE_TRACEFS_H
 
 #include "trace.h"
 #include "ftrace_internal.h"
@@ -17,6 +18,12 @@ struct rec_cursor {
 	loff_t			end;		/* how many there were, once seen */
 	unsigned long		gen;
 };
+
+typedef bool (*rec_pred_t)(void *arg, struct ftrace_group *g, struct dyn_ftrace *rec);
+
+struct dyn_ftrace *ftrace_cursor_seek(struct rec_cursor *c, loff_t pos,
+				      rec_pred_t want, void *arg,
+				      struct ftrace_group **gp);
 
 /* An open set_ftrace_filter or set_ftrace_notrace */
 struct ftrace_filter_file {
@@ -35,12 +42,11 @@ struct ftrace_filter_file {
 	struct ftrace_group	*g;
 };
 
-int ftrace_filter_seq_open(struct ftrace_filter_file *ff, struct file *file);
-void ftrace_filter_seq_release(struct ftrace_filter_file *ff,
-			       struct inode *inode, struct file *file);
-struct ftrace_filter_file *ftrace_filter_file_of(struct file *file);
 ssize_t ftrace_filter_read(struct file *file, char __user *ubuf, size_t cnt,
 			   loff_t *ppos);
 loff_t ftrace_filter_lseek(struct file *file, loff_t offset, int whence);
+int ftrace_regex_open_install(struct trace_array *tr, struct ftrace_ops *ops, int flag,
+			      int (*install)(struct ftrace_filter_edit *e),
+			      struct inode *inode, struct file *file);
 
-#endif /* _KERNEL_TRACE_FTRACE_FILES_H */
+#endif /* _KERNEL_TRACE_FTRACE_TRACEFS_H */
