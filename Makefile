@@ -187,7 +187,11 @@ kernel: config
 		rm -rf $(OUT)/modules; mv $(OUT)/modules.new $(OUT)/modules; \
 		[ $(VARIANT) != floor ] || exit 0; \
 		cd $(OBJ) && $(TOP)/scripts/check-mcount-loc.py --arch $(ARCH) vmlinux \
-			$$(sed "s/\.o$$/.ko/" modules.order)'
+			$$(sed "s/\.o$$/.ko/" modules.order); \
+		[ $(VARIANT) = ours ] || exit 0; \
+		$(TOP)/scripts/check-ftrace-layers.py --nm $(CROSS_COMPILE)nm \
+			--sources $(TOP)/kernel/trace $(TOP)/kernel/trace/ftrace_internal.h \
+			$(OBJ)/kernel/trace'
 	@echo "  KERNEL  $(OUT)/$(KIMAGE) ($$(cat $(OBJ)/include/config/kernel.release)), $(VARIANT) on $$(cat $(BASE)/VERSION)"
 
 # Our cases' test modules (tools/testing/ftrace-harness/test-mods), built
@@ -225,6 +229,7 @@ livepatch-dir: base
 # The harness's own parsers, on canned logs, before anything is built.
 harness-selftest: deps
 	@PYTHONDONTWRITEBYTECODE=1 $(HARNESS)/report/selftest.py
+	@PYTHONDONTWRITEBYTECODE=1 $(TOP)/scripts/check-ftrace-layers.py --self-test
 	@checkbashisms $$(git -C $(TOP) ls-files "tools/testing/selftests/ftrace/*.tc" \
 		"tools/testing/selftests/ftrace/*.sh") || \
 		{ echo "harness: bashisms in our ftracetest cases" >&2; exit 1; }
