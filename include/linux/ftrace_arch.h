@@ -11,6 +11,8 @@
 
 #include <linux/atomic.h>
 #include <linux/ftrace.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 
@@ -45,6 +47,10 @@ unsigned long ftrace_arch_tramp_create(struct ftrace_ops *ops, ftrace_func_t fun
 int ftrace_arch_tramp_set_callback(unsigned long tramp, bool regs,
 				   ftrace_func_t old, ftrace_func_t func);
 void ftrace_arch_tramp_free(unsigned long tramp);
+
+/* The core's lock, held around every call above but init_begin/_end. */
+extern struct mutex ftrace_lock;
+#define ftrace_arch_assert_locked()	lockdep_assert_held(&ftrace_lock)
 
 /* Mismatches the tests ask the patcher to report (tracefs knob). */
 extern atomic_t ftrace_inject_mismatch;

@@ -59,6 +59,7 @@ int fgraph_set_filter_hash(bool notr, struct ftrace_hash *hash)
  */
 int fgraph_filter_install(struct ftrace_filter_edit *e)
 {
+	lockdep_assert_held(&e->ops->func_hash->regex_lock);
 	return fgraph_set_filter_hash(e->notr, e->hash);
 }
 

@@ -160,6 +160,7 @@ bool ftrace_ops_any_outlives_death(void)
 {
 	struct ftrace_ops *op;
 
+	ftrace_assert_locked();
 	for_each_ftrace_op(op, ftrace_ops_list)
 		if (ftrace_ops_outlives_death(op))
 			return true;

@@ -317,6 +317,7 @@ void ftrace_direct_purge(struct ftrace_group *g, unsigned long start, unsigned l
 	struct dyn_ftrace *rec;
 	unsigned long i;
 
+	ftrace_assert_locked();
 	ftrace_hash_for_each(direct_hash(), i, entry) {
 		if (entry->ip < start || entry->ip >= end)
 			continue;

@@ -30,24 +30,35 @@
  * takes event_mutex and trace_types_lock.  The arch back ends see the core
  * through <linux/ftrace_arch.h> alone.
  *
- * Locking, outermost first (the design doc says who takes which):
- *   event_mutex                 (trace_events.c's) with trace_types_lock,
- *   trace_types_lock            (trace.c's) held by module load and unload
- *                               and init-text freeing to reach every trace
- *                               array's ops and filter commands; a tracer
- *                               switch registers its ops under the latter
- *   ops->func_hash->regex_lock  one edit of an ops' hashes committed at a
- *                               time (never held with probe_mutex or
- *                               direct_mutex)
- *   probe_mutex                 (ftrace_probe.c) filter commands' ->init(),
- *                               ->free() (run after ftrace_lock) and ->print()
- *   direct_mutex                (ftrace_direct.c) the direct-call API, and
- *                               every ops' registration and unregistration
- *   ftrace_lock                 records' counts and flags, the ops list,
- *                               hash replacement of registered ops, groups
- *   text_mutex                  taken by the arch while it patches
- * The call path (trampoline, list function) reads the ops list and hashes
- * with preemption disabled and never takes a lock.
+ * Locks, outermost first, as the code nests them; a function that relies
+ * on one asserts it with lockdep:
+ *   ff->lock          (ftrace_tracefs_filter.c) one write to a filter file
+ *   ftrace_cmd_mutex  (ftrace_command.c) the commands; held while one runs
+ *   event_mutex       (trace_events.c) held by event commands and perf
+ *                     around probes and registration; the lifecycle takes
+ *                     it to free probes' data on text that goes away
+ *   trace_types_lock  (trace.c) held by tracer switches, options and
+ *                     instances around registration; the lifecycle takes
+ *                     it to reach every trace array
+ *   profile_lock      (ftrace_profile.c) the profiler on or off
+ *   probe_mutex       (ftrace_probe.c) function probes; ->init() and
+ *                     ->print() run under ftrace_lock too, ->free() after it
+ *   (clients' own: kprobe_mutex, klp_mutex, BPF's trampoline mutex)
+ *   regex_lock or     (ops->func_hash, ftrace_editor.c) an edit's copy and
+ *   direct_mutex      commit; (ftrace_share.c) the direct-call API and the
+ *                     requests to IPMODIFY peers.  Never held together.
+ *   ftrace_lock       (ftrace_rec.c) records, groups, the ops list, every
+ *                     ops' hashes, trampolines, the direct functions, pid
+ *                     lists, :mod: caches; held across RCU-tasks waits
+ *   (tracepoints_mutex, cpu_hotplug_lock, jump_label_mutex: probes and
+ *                     static keys of the pid filter and the graph core)
+ *   text_mutex        the arch's: x86 in a batch and when it repoints a
+ *                     callback, arm64 in a batch and in init_begin/_end,
+ *                     where no ftrace lock is held
+ *   fgraph_give_lock  (fgraph_ops.c, raw) handing a task its return stack
+ * ts_lock (fgraph_profile.c) is taken alone, under trace_stat's mutex.
+ * The call path reads the ops list and hashes with preemption disabled
+ * and takes no lock.
  */
 #ifndef _KERNEL_TRACE_FTRACE_INTERNAL_H
 #define _KERNEL_TRACE_FTRACE_INTERNAL_H
@@ -462,7 +473,7 @@ void ftrace_probes_purge(struct trace_array *tr, struct ftrace_group *g,
 			 unsigned long start, unsigned long end);
 int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
 		       char *func, char *cmd, char *param, int enable);
-void ftrace_mod_loaded(struct module *mod);
+void ftrace_mod_cache_apply(struct trace_array *tr, struct module *mod);
 void ftrace_mod_cache_show(struct seq_file *m, struct list_head *head);
 int ftrace_mod_cache_add(struct trace_array *tr, struct list_head *head,
 			 const char *func, const char *module, bool remove);

@@ -141,6 +141,7 @@ void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 	struct trace_array *tr;
 	struct ftrace_ops *op;
 
+	lockdep_assert_held(&event_mutex);
 	lockdep_assert_held(&trace_types_lock);
 	ftrace_assert_locked();
 	/* Before the ops walk, which would drop only their addresses. */

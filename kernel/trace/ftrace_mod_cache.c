@@ -75,6 +75,7 @@ int ftrace_mod_cache_copy(struct list_head *dst, struct list_head *src)
 	struct ftrace_mod_load *ml;
 	int ret;
 
+	ftrace_assert_locked();
 	list_for_each_entry(ml, src, list) {
 		ret = ftrace_mod_cache_add(NULL, dst, ml->func, ml->module, false);
 		if (ret) {
@@ -106,6 +107,7 @@ void ftrace_mod_cache_show(struct seq_file *m, struct list_head *head)
 {
 	struct ftrace_mod_load *ml;
 
+	ftrace_assert_locked();
 	list_for_each_entry(ml, head, list)
 		seq_printf(m, "%s:mod:%s\n", ml->func, ml->module);
 }
@@ -141,21 +143,18 @@ static void mod_apply(struct trace_array *tr, struct module *mod, bool notr)
 }
 
 /**
- * ftrace_mod_loaded - apply remembered ":mod:" entries to a new module
- * @mod: the module, whose records are published
+ * ftrace_mod_cache_apply - apply a trace array's remembered ":mod:" entries
+ * @tr: the trace array
+ * @mod: a new module, whose records are published
+ *
+ * Context: trace_types_lock and ftrace_lock held.
  */
-void ftrace_mod_loaded(struct module *mod)
+void ftrace_mod_cache_apply(struct trace_array *tr, struct module *mod)
 {
-	struct trace_array *tr;
-
-	mutex_lock(&trace_types_lock);
-	mutex_lock(&ftrace_lock);
-	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
-		if (!tr->ops || (list_empty(&tr->mod_trace) && list_empty(&tr->mod_notrace)))
-			continue;
-		mod_apply(tr, mod, false);
-		mod_apply(tr, mod, true);
-	}
-	mutex_unlock(&ftrace_lock);
-	mutex_unlock(&trace_types_lock);
+	lockdep_assert_held(&trace_types_lock);
+	ftrace_assert_locked();
+	if (!tr->ops || (list_empty(&tr->mod_trace) && list_empty(&tr->mod_notrace)))
+		return;
+	mod_apply(tr, mod, false);
+	mod_apply(tr, mod, true);
 }

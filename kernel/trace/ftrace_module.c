@@ -63,6 +63,7 @@ nomem:
 void ftrace_module_enable(struct module *mod)
 {
 	unsigned long *syms = NULL, nsyms = 0;
+	struct trace_array *tr;
 	struct ftrace_group *g;
 
 	/*
@@ -78,7 +79,13 @@ void ftrace_module_enable(struct module *mod)
 	mutex_unlock(&ftrace_lock);
 	kvfree(syms);
 
-	ftrace_mod_loaded(mod);
+	/* Every trace array's ":mod:" entries for it, before it is patched. */
+	mutex_lock(&trace_types_lock);
+	mutex_lock(&ftrace_lock);
+	list_for_each_entry(tr, &ftrace_trace_arrays, list)
+		ftrace_mod_cache_apply(tr, mod);
+	mutex_unlock(&ftrace_lock);
+	mutex_unlock(&trace_types_lock);
 	mutex_lock(&ftrace_lock);
 	g = mod_group(mod);
 	if (!ftrace_dead && g) {

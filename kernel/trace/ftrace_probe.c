@@ -50,6 +50,7 @@ static struct ftrace_hash *probe_filter(struct ftrace_func_probe *probe)
  */
 void ftrace_probes_lock(void)
 {
+	lockdep_assert_not_held(&ftrace_lock);
 	mutex_lock(&probe_mutex);
 }
 
@@ -415,6 +416,7 @@ void ftrace_probes_show(struct seq_file *m, struct trace_array *tr)
 	unsigned long i;
 
 	lockdep_assert_held(&probe_mutex);
+	ftrace_assert_locked();
 	list_for_each_entry(probe, &tr->func_probes, list) {
 		ftrace_hash_for_each(probe_filter(probe), i, entry) {
 			if (probe->probe_ops->print)

@@ -56,6 +56,7 @@ int ftrace_direct_check_filter(struct ftrace_ops *ops, struct ftrace_hash *filte
 	struct ftrace_func_entry *entry;
 	unsigned long i;
 
+	ftrace_assert_locked();
 	if (ops->role != FTRACE_ROLE_DIRECT)
 		return 0;
 	if (ftrace_hash_empty(filter))
@@ -106,6 +107,7 @@ int ftrace_direct_check_share(struct ftrace_ops *list, struct ftrace_ops *ops,
 	bool direct = ops->role == FTRACE_ROLE_DIRECT;
 	struct ftrace_ops *op;
 
+	ftrace_assert_locked();
 	if (!direct && !(ops->flags & FTRACE_OPS_FL_IPMODIFY))
 		return 0;
 	for_each_ftrace_op(op, list) {
@@ -197,6 +199,8 @@ int ftrace_direct_tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
 	if (!(ops->flags & FTRACE_OPS_FL_IPMODIFY))
 		return 0;
 	ftrace_direct_assert_locked();
+	/* The peers are asked without it: their handlers re-patch. */
+	lockdep_assert_not_held(&ftrace_lock);
 	while ((peer = next_peer(ops, peer))) {
 		if (!enable && ipmodify_remains(peer))
 			continue;

@@ -925,6 +925,7 @@ int ftrace_init_group_sites(struct ftrace_group *g)
 	struct dyn_ftrace *rec;
 	int ret = 0;
 
+	lockdep_assert_not_held(&ftrace_lock);
 	ftrace_arch_init_begin();
 	for_each_group_rec(g, rec) {
 		ret = ftrace_arch_init_site(ftrace_rec_ip(g, rec));

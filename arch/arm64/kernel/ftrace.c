@@ -381,6 +381,7 @@ static int callback_swap(ftrace_func_t *where, ftrace_func_t old, ftrace_func_t 
  */
 int ftrace_arch_set_callback(ftrace_func_t old, ftrace_func_t func)
 {
+	ftrace_arch_assert_locked();
 	return callback_swap(&ftrace_caller_func, old, func);
 }
 
@@ -400,6 +401,7 @@ unsigned long ftrace_arch_tramp_create(struct ftrace_ops *ops, ftrace_func_t fun
 {
 	struct ftrace_slot_call *e;
 
+	ftrace_arch_assert_locked();
 	BUILD_BUG_ON(FTRACE_TRAMP_SLOTS >= FTRACE_SLOT_ENTRIES);
 	/* entry-ftrace.S compares the word with an immediate of 12 bits. */
 	BUILD_BUG_ON(FTRACE_SLOT_ENTRIES > 4096);
@@ -429,6 +431,7 @@ int ftrace_arch_tramp_set_callback(unsigned long tramp, bool regs,
 {
 	struct ftrace_slot_call *e = slot_entry(tramp);
 
+	ftrace_arch_assert_locked();
 	return e ? callback_swap(&e->func, old, func) : -EINVAL;
 }
 
@@ -440,6 +443,7 @@ void ftrace_arch_tramp_free(unsigned long tramp)
 {
 	struct ftrace_slot_call *e = slot_entry(tramp);
 
+	ftrace_arch_assert_locked();
 	if (!e)
 		return;
 	WRITE_ONCE(e->func, ftrace_stub);

@@ -286,6 +286,7 @@ unsigned long ftrace_arch_tramp_create(struct ftrace_ops *ops, ftrace_func_t fun
 	unsigned long ops_off, total, npages;
 	u8 *buf;
 
+	ftrace_arch_assert_locked();
 	if (IS_ENABLED(CONFIG_FUNCTION_GRAPH_TRACER) && !regs &&
 	    func == ftrace_graph_func) {
 		*size = 0;
