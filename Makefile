@@ -5,7 +5,8 @@
 #
 #   make run       build, boot, show function tracing in the guest
 #   make check     build, boot, run every test, print the table: x86_64,
-#                  then arm64 (ARCH= to check one)
+#                  then arm64 (ARCH= to check one); of both arches, also
+#                  make htmldocs
 #   make check-both  make check on stock, then on ours, then make compare
 #   make compare   tests whose results differ between the last two checks
 #   make timings   seconds per test of the last check (for case-costs.txt)
@@ -283,6 +284,7 @@ check:
 else ifneq ($(ALL_ARCHES),)
 check:
 	@s=0; \
+	$(if $(filter ours,$(VARIANT)),$(MAKE) --no-print-directory htmldocs || s=1;) \
 	$(MAKE) --no-print-directory check-arch ARCH=x86_64 SKIP="$(if $(TESTS),,$(X86_LEAVE)) $(SKIP)" || s=1; \
 	$(MAKE) --no-print-directory check-arch ARCH=arm64 SKIP="$(if $(TESTS),,$(ARM64_LEAVE)) $(SKIP)" || s=1; \
 	$(HARNESS)/report/verdict.sh $(BUILD)/$(VARIANT)/results/summary.txt \
