@@ -410,6 +410,9 @@ BOOTS ?= 2
 # iterate on a change; the report then has ours alone), "ours stock"
 # leaves the floor out.
 BENCH_KERNELS := ours stock floor
+# Where make bench writes its report: a run of all three kernels
+# bench-results.md (-arm64), one of fewer bench-results-KERNELS.md.
+BENCH_FILE  = bench-results$(ARCHSUF)$(if $(filter 3,$(words $(sort $(BENCH_KERNELS)))),,-$(subst $() ,-,$(strip $(BENCH_KERNELS)))).md
 # BENCH_ROWS=percall: the tracing-off and per-call rows only; modload: the
 # tracing-off and module load rows only; switch: the tracing-off, switch,
 # filter-write and scale rows; ops: the tracing-off and Nth-ops rows;
@@ -456,16 +459,17 @@ bench: rootfs
 		"Base: $$(cat $(BASE)/VERSION); $(ARCH); command: make bench$(if $(ARCHSUF), ARCH=$(ARCH)) ROUNDS=$(ROUNDS) BOOTS=$(BOOTS) BENCH_OPS=$(BENCH_OPS)$(if $(filter-out all,$(BENCH_ROWS)), BENCH_ROWS=$(BENCH_ROWS)); $$(date -u +%F)" \
 		> $(BUILD)/bench$(ARCHSUF).txt.new
 	@mv $(BUILD)/bench$(ARCHSUF).txt.new $(BUILD)/bench$(ARCHSUF).txt && cat $(BUILD)/bench$(ARCHSUF).txt
-	@# The committed copy at the top (x86_64: bench-results.md): the
-	@# command as given, the commit and date that produced the figures.
+	@# The committed copy at the top (x86_64: bench-results.md; a run of
+	@# fewer kernels: bench-results-ours.md...): the command as given,
+	@# the commit and date that produced the figures.
 	@{ printf '# Bench results\n\nWritten by `make bench` after each run (the Makefile'"'"'s bench target).\n\n'; \
 		printf -- '- command: `%s`\n' 'make bench$(if $(strip $(MAKEOVERRIDES)), $(strip $(MAKEOVERRIDES)))'; \
 		printf -- '- commit: %s\n' "$$(git -C $(TOP) describe --always --dirty)"; \
 		printf -- '- date: %s\n\n' "$$(date -u '+%F %T UTC')"; \
 		printf 'What tools/testing/ftrace-harness/report/bench-report.py printed:\n\n```\n'; \
-		cat $(BUILD)/bench$(ARCHSUF).txt; printf '```\n'; } > $(TOP)/bench-results$(ARCHSUF).md.new
-	@mv $(TOP)/bench-results$(ARCHSUF).md.new $(TOP)/bench-results$(ARCHSUF).md && \
-		echo "  BENCH   $(TOP)/bench-results$(ARCHSUF).md"
+		cat $(BUILD)/bench$(ARCHSUF).txt; printf '```\n'; } > $(TOP)/$(BENCH_FILE).new
+	@mv $(TOP)/$(BENCH_FILE).new $(TOP)/$(BENCH_FILE) && \
+		echo "  BENCH   $(TOP)/$(BENCH_FILE)"
 
 # Our tree's Documentation/trace in HTML, in build/docs/Documentation/
 # output/trace (Sphinx: deps.sh docs installs it).  It fails on any Sphinx
