@@ -488,7 +488,8 @@ EXPORT_SYMBOL_GPL(ftrace_ops_set_global_filter);
  * A name that matches nothing is reported; the others still apply.
  */
 void __init ftrace_set_early_filter_install(struct ftrace_ops *ops, char *buf,
-					    int enable, int (*install)(struct ftrace_filter_edit *e))
+					    int enable,
+					    int (*install)(struct ftrace_filter_edit *e))
 {
 	struct ftrace_filter_edit e = {};
 	char *name;

@@ -438,7 +438,8 @@ int ftrace_filter_edit_begin(struct ftrace_filter_edit *e, struct ftrace_ops *op
 int ftrace_filter_edit_text(struct ftrace_filter_edit *e, char *text);
 int ftrace_filter_edit_end(struct ftrace_filter_edit *e, bool commit);
 void __init ftrace_set_early_filter_install(struct ftrace_ops *ops, char *buf,
-					    int enable, int (*install)(struct ftrace_filter_edit *e));
+					    int enable,
+					    int (*install)(struct ftrace_filter_edit *e));
 int ftrace_pattern_add(struct list_head *batch, const char *token,
 		       const char *module);
 void ftrace_patterns_free(struct list_head *batch);
@@ -562,6 +563,10 @@ static inline void fgraph_create_files(struct dentry *parent) { }
 #endif
 
 /* ---- Lifecycle (ftrace_lifecycle.c, ftrace_module.c) ---- */
+
+/* The build's table of vmlinux's call sites (vmlinux.lds.h). */
+extern unsigned long __start_mcount_loc[];
+extern unsigned long __stop_mcount_loc[];
 
 void ftrace_purge_group(struct ftrace_group *g, unsigned long start,
 			unsigned long end);

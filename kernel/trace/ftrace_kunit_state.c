@@ -292,12 +292,13 @@ static struct ftrace_ops *share_direct(struct kunit *test, unsigned long ip)
 
 static int share_check(struct ftrace_ops *ops, struct ftrace_ops **list, int n)
 {
+	struct ftrace_ops_hash *h = ops->func_hash;
 	int ret;
 
 	mutex_lock(&ftrace_lock);
 	ret = ftrace_direct_check_share(state_list(list, n), ops,
-			rcu_dereference_protected(ops->func_hash->filter_hash, 1),
-			rcu_dereference_protected(ops->func_hash->notrace_hash, 1));
+					rcu_dereference_protected(h->filter_hash, 1),
+					rcu_dereference_protected(h->notrace_hash, 1));
 	mutex_unlock(&ftrace_lock);
 	return ret;
 }

@@ -15,9 +15,6 @@
 #include "trace.h"
 #include "ftrace_internal.h"
 
-extern unsigned long __start_mcount_loc[];
-extern unsigned long __stop_mcount_loc[];
-
 /**
  * ftrace_init - build the records of vmlinux's call sites, make them NOPs
  *

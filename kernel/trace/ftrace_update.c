@@ -462,14 +462,20 @@ struct slot_moves {
 	int		n;
 };
 
-static void slot_move(struct slot_moves *m, unsigned int slot, int delta)
+/* A run of sites on one slot ends: count them, reap a trampoline let go. */
+static noinline void slot_moves_flush(struct slot_moves *m, unsigned int slot)
 {
-	if (slot != m->slot) {
-		if (ftrace_tramp_sites(m->slot, m->n))
-			ftrace_tramps_reap_later();
-		m->slot = slot;
-		m->n = 0;
-	}
+	if (ftrace_tramp_sites(m->slot, m->n))
+		ftrace_tramps_reap_later();
+	m->slot = slot;
+	m->n = 0;
+}
+
+/* Inline: the patch loop moves every changed site through it twice. */
+static __always_inline void slot_move(struct slot_moves *m, unsigned int slot, int delta)
+{
+	if (unlikely(slot != m->slot))
+		slot_moves_flush(m, slot);
 	m->n += delta;
 }
 
