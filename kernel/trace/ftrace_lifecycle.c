@@ -2,9 +2,10 @@
 /*
  * The lifecycle of call sites: vmlinux's records at boot, and text that
  * goes away (init text, a module's text), whose addresses are purged from
- * every hash that may hold them.  This is the one place that takes
- * event_mutex and trace_types_lock, to reach every trace array's ops and
- * filter commands.  See Documentation/trace/ftrace-core-design.rst.
+ * every hash that may hold them.  With ftrace_module.c, the only place
+ * that takes event_mutex and trace_types_lock, to reach every trace
+ * array's ops and filter commands.
+ * See Documentation/trace/ftrace-core-design.rst.
  */
 #include <linux/module.h>
 #include <linux/sched/clock.h>
