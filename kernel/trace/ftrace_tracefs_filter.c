@@ -322,7 +322,7 @@ static struct list_head *file_cache(struct ftrace_filter_file *ff)
 	return ff->edit.notr ? &ff->tr->mod_notrace : &ff->tr->mod_trace;
 }
 
-/* The session's entries began as a copy of the cache, so they replace it. */
+/* The file's entries began as a copy of the cache, so they replace it. */
 static void file_commit(struct ftrace_filter_edit *e)
 {
 	struct ftrace_filter_file *ff = edit_file(e);

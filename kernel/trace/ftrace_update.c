@@ -820,17 +820,27 @@ void ftrace_anomaly(const char *what, unsigned long ip, int err)
 	ftrace_tramps_stop();
 }
 
-/* One site that calls its direct function itself: @old to @addr. */
-static int retarget_site(unsigned long ip, unsigned long old, unsigned long addr)
+/*
+ * One site that calls its direct function itself: from what @funcs says
+ * it calls to @addr.  The batch begins at the first site that changes,
+ * so a call that changes none takes no text lock.
+ */
+static int retarget_one(unsigned long ip, struct ftrace_hash *funcs, unsigned long addr,
+			unsigned int nr, bool *begun)
 {
+	struct ftrace_func_entry *entry = ftrace_lookup_ip(funcs, ip);
 	struct dyn_ftrace *rec;
 
-	if (!old || old == addr)
+	if (!entry || !entry->direct || entry->direct == addr)
 		return 0;
 	rec = ftrace_find_rec(ip, NULL);
 	if (!rec || !(rec->flags & FTRACE_REC_DIRECT_EN))
 		return 0;
-	return ftrace_arch_patch_site(ip, old, addr);
+	if (!*begun) {
+		ftrace_arch_patch_begin(nr);
+		*begun = true;
+	}
+	return ftrace_arch_patch_site(ip, entry->direct, addr);
 }
 
 /**
@@ -851,28 +861,25 @@ static int retarget_site(unsigned long ip, unsigned long old, unsigned long addr
 int ftrace_retarget_direct(struct ftrace_hash *sites, unsigned long ip,
 			   struct ftrace_hash *funcs, unsigned long addr)
 {
-	struct ftrace_func_entry *site, *entry;
+	struct ftrace_func_entry *site;
+	bool begun = false;
 	unsigned long i;
 	int ret = 0;
 
 	ftrace_assert_locked();
-	ftrace_arch_patch_begin(sites ? sites->count : 1);
 	if (!sites) {
-		entry = ftrace_lookup_ip(funcs, ip);
-		ret = entry ? retarget_site(ip, entry->direct, addr) : 0;
+		ret = retarget_one(ip, funcs, addr, 1, &begun);
 		goto patched;
 	}
 	ftrace_hash_for_each(sites, i, site) {
-		entry = ftrace_lookup_ip(funcs, site->ip);
-		if (!entry)
-			continue;
 		ip = site->ip;
-		ret = retarget_site(ip, entry->direct, addr);
+		ret = retarget_one(ip, funcs, addr, sites->count, &begun);
 		if (ret)
 			goto patched;	/* a break would leave only the bucket */
 	}
 patched:
-	ftrace_arch_patch_end();
+	if (begun)
+		ftrace_arch_patch_end();
 	if (!ret)
 		return 0;
 	ftrace_anomaly("patching a direct call", ip, ret);
