@@ -74,11 +74,21 @@ ifeq ($(filter x86_64 arm64,$(ARCH)),)
 $(error ARCH=$(ARCH): the harness builds x86_64 and arm64)
 endif
 TOP        := $(patsubst %/,%,$(dir $(realpath $(lastword $(MAKEFILE_LIST)))))
-BUILD      := $(TOP)/build
+# The base: Debian's linux-source-$(BASE).  BASE=6.12 builds the port in
+# progress: base-6.12/ holds what differs from the 6.1 overlay (its
+# README.md says how), and every build directory is under build/6.12.
+BASE       ?= 6.1
+ifeq ($(filter 6.1 6.12,$(BASE)),)
+$(error BASE=$(BASE): the harness builds on Linux 6.1 or 6.12)
+endif
+PORT       := $(if $(filter-out 6.1,$(BASE)),$(TOP)/base-$(BASE))
+BUILD      := $(TOP)/build$(if $(PORT),/$(BASE))
 HARNESS    := $(TOP)/tools/testing/ftrace-harness
-TARBALL    := /usr/src/linux-source-6.1.tar.xz
-BASE       := $(BUILD)/base
-BASE_SRC   := $(BASE)/src
+TARBALL    := /usr/src/linux-source-$(BASE).tar.xz
+BASEDIR    := $(BUILD)/base
+BASE_SRC   := $(BASEDIR)/src
+# A file of the overlay as the base wants it: the port's copy, if it has one.
+ported      = $(firstword $(wildcard $(if $(PORT),$(PORT)/$(1))) $(TOP)/$(1))
 # x86_64 keeps the historical build/ours and build/stock.
 ARCHSUF    := $(if $(filter arm64,$(ARCH)),-arm64)
 DEBUGSUF   := $(if $(filter 1 y yes,$(DEBUG)),-debug)
@@ -89,23 +99,23 @@ OUT        := $(BUILD)/$(VARIANT)$(ARCHSUF)$(DEBUGSUF)$(BENCHSUF)
 # One source tree per variant, whatever the arch: only obj/ is per arch.
 SRC        := $(if $(filter ours,$(VARIANT)),$(BUILD)/ours/src,$(BASE_SRC))
 OBJ        := $(OUT)/obj
-CONFIGS    := $(TOP)/kernel/configs
-FRAGMENTS  := $(CONFIGS)/ftrace-qemu-guest.config \
-              $(CONFIGS)/ftrace-qemu-guest-$(ARCH).config \
-              $(CONFIGS)/ftrace-test.config \
-              $(CONFIGS)/ftrace-clients.config \
-              $(CONFIGS)/ftrace-clients-$(ARCH).config \
-              $(if $(DEBUGSUF),$(CONFIGS)/ftrace-debug.config) \
-              $(if $(filter ours,$(VARIANT)),$(CONFIGS)/ftrace-ours.config \
-                $(wildcard $(CONFIGS)/ftrace-ours-$(ARCH).config)) \
-              $(if $(BENCHSUF),$(CONFIGS)/ftrace-bench.config \
-                $(if $(filter ours,$(VARIANT)),$(CONFIGS)/ftrace-bench-ours.config)) \
-              $(if $(filter floor,$(VARIANT)),$(CONFIGS)/ftrace-floor.config)
+CONFIGS    := kernel/configs
+FRAGMENTS  := $(foreach f,ftrace-qemu-guest ftrace-qemu-guest-$(ARCH) ftrace-test \
+                ftrace-clients ftrace-clients-$(ARCH) \
+                $(if $(wildcard $(call ported,$(CONFIGS)/ftrace-mitigations-$(ARCH).config)),ftrace-mitigations-$(ARCH)) \
+                $(if $(DEBUGSUF),ftrace-debug) \
+                $(if $(filter ours,$(VARIANT)),ftrace-ours \
+                  $(if $(wildcard $(call ported,$(CONFIGS)/ftrace-ours-$(ARCH).config)),ftrace-ours-$(ARCH))) \
+                $(if $(BENCHSUF),ftrace-bench $(if $(filter ours,$(VARIANT)),ftrace-bench-ours)) \
+                $(if $(filter floor,$(VARIANT)),ftrace-floor), \
+                $(call ported,$(CONFIGS)/$(f).config))
+# The harness's data for this base (known failures, case costs, ...).
+HDATA       = $(call ported,tools/testing/ftrace-harness/data/$(1))
 # The kernel's image, the guest's root filesystem (x86_64: the host's own).
 ifeq ($(ARCH),arm64)
 export CROSS_COMPILE := aarch64-linux-gnu-
 KIMAGE     := Image
-ROOTFS     := $(BUILD)/arm64-root
+ROOTFS     := $(TOP)/build/arm64-root
 else
 KIMAGE     := bzImage
 ROOTFS     := /
@@ -159,17 +169,17 @@ ifeq ($(ARCH),arm64)
 endif
 
 base: deps
-	@$(PHASE) base $(HARNESS)/host/tree.sh base $(TARBALL) $(BASE)
+	@$(PHASE) base $(HARNESS)/host/tree.sh base $(TARBALL) $(BASEDIR) $(BASE)
 
 # Base + overlay + patches.  Stock builds straight from the base.
 tree: base
 ifeq ($(VARIANT),ours)
-	@$(PHASE) overlay $(HARNESS)/host/tree.sh apply $(TOP) $(BASE_SRC) $(SRC)
+	@$(PHASE) overlay $(HARNESS)/host/tree.sh apply $(TOP) $(BASE_SRC) $(SRC) $(PORT)
 endif
 
 .DELETE_ON_ERROR:
 
-$(OBJ)/.config: $(FRAGMENTS) $(HARNESS)/host/kconfig.sh $(BASE)/.extracted
+$(OBJ)/.config: $(FRAGMENTS) $(HARNESS)/host/kconfig.sh $(BASEDIR)/.extracted
 	@$(PHASE) config env KCC='$(KCC)' $(HARNESS)/host/kconfig.sh $(SRC) $(OBJ) $(FRAGMENTS)
 
 config: tree
@@ -193,7 +203,7 @@ kernel: config
 		$(TOP)/scripts/check-ftrace-layers.py --nm $(CROSS_COMPILE)nm \
 			--sources $(TOP)/kernel/trace $(TOP)/kernel/trace/ftrace_internal.h \
 			$(OBJ)/kernel/trace'
-	@echo "  KERNEL  $(OUT)/$(KIMAGE) ($$(cat $(OBJ)/include/config/kernel.release)), $(VARIANT) on $$(cat $(BASE)/VERSION)"
+	@echo "  KERNEL  $(OUT)/$(KIMAGE) ($$(cat $(OBJ)/include/config/kernel.release)), $(VARIANT) on $$(cat $(BASEDIR)/VERSION)"
 
 # Our cases' test modules (tools/testing/ftrace-harness/test-mods), built
 # against the variant's tree and installed beside its modules (extra/), so
@@ -201,6 +211,8 @@ kernel: config
 TESTMODS   := $(OUT)/test-mods
 test-mods: kernel
 	@rm -rf $(TESTMODS) && cp -a $(HARNESS)/test-mods $(TESTMODS)
+	@[ ! -d $(PORT)/tools/testing/ftrace-harness/test-mods ] || \
+		cp -a $(PORT)/tools/testing/ftrace-harness/test-mods/. $(TESTMODS)/
 	@$(KMAKE) M=$(TESTMODS) modules
 	@$(KMAKE) M=$(TESTMODS) modules_install INSTALL_MOD_PATH=$(OUT)/modules \
 		INSTALL_MOD_STRIP=1 >/dev/null
@@ -217,15 +229,24 @@ guest-tools: deps
 ftracetest-dir: base
 	@rm -rf $(OUT)/ftracetest
 	@cp -a $(BASE_SRC)/tools/testing/selftests/ftrace $(OUT)/ftracetest
-	@if [ -d $(TOP)/tools/testing/selftests/ftrace ]; then \
-		cp -a $(TOP)/tools/testing/selftests/ftrace/. $(OUT)/ftracetest/; fi
-	@patch -s -p1 -d $(OUT)/ftracetest < $(HARNESS)/data/ftracetest-instance-reset.patch
-	@patch -s -p1 -d $(OUT)/ftracetest < $(HARNESS)/data/ftracetest-reset-once.patch
+	@for d in $(TOP) $(PORT); do \
+		[ ! -d $$d/tools/testing/selftests/ftrace ] || \
+			cp -a $$d/tools/testing/selftests/ftrace/. $(OUT)/ftracetest/; done
+	@patch -s -p1 -d $(OUT)/ftracetest < $(call HDATA,ftracetest-instance-reset.patch)
+	@patch -s -p1 -d $(OUT)/ftracetest < $(call HDATA,ftracetest-reset-once.patch)
 
 # The base's livepatch kselftests (run by the guest job after ftracetest).
-livepatch-dir: base
-	@rm -rf $(OUT)/livepatch
-	@cp -a $(BASE_SRC)/tools/testing/selftests/livepatch $(OUT)/livepatch
+# A base whose kselftests bring their own test modules (test_modules/,
+# loaded by path) and programs gets them built here against the variant.
+LPDIR      := $(OUT)/livepatch
+livepatch-dir: base kernel
+	@rm -rf $(LPDIR)
+	@cp -a $(BASE_SRC)/tools/testing/selftests/livepatch $(LPDIR)
+	@if [ -d $(LPDIR)/test_modules ]; then \
+		$(KMAKE) M=$(LPDIR)/test_modules modules && \
+		$(CROSS_COMPILE)strip --strip-debug $(LPDIR)/test_modules/*.ko; fi
+	@for c in $(LPDIR)/test_klp-*.c; do [ ! -f $$c ] || \
+		$(CROSS_COMPILE)gcc -O2 -static -o $${c%.c} $$c || exit 1; done
 
 # The harness's own parsers, on canned logs, before anything is built.
 harness-selftest: deps
@@ -301,25 +322,26 @@ RESULTS    ?= $(OUT)/results$(if $(PART),-part$(subst /,of,$(PART)))
 CASE_SCALE ?= $(if $(DEBUGSUF),24,3)
 # Under DEBUG=1, the cases whose debug cost was measured (and is far from
 # 24 times their cost) get 3 times that instead.
-CASE_OWN   := $(if $(DEBUGSUF),$(wildcard $(HARNESS)/data/case-costs-debug$(ARCHSUF).txt))
+CASE_OWN   := $(if $(DEBUGSUF),$(wildcard $(call HDATA,case-costs-debug$(ARCHSUF).txt)))
 # The listed failures: the variant's, and under DEBUG=1 what only the
 # checkers find.
-KNOWN      := $(HARNESS)/data/known-failures/$(VARIANT)$(ARCHSUF).txt \
-              $(if $(DEBUGSUF),$(wildcard $(HARNESS)/data/known-failures/$(VARIANT)$(ARCHSUF)-debug.txt))
+KNOWN      := $(call HDATA,known-failures/$(VARIANT)$(ARCHSUF).txt) \
+              $(if $(DEBUGSUF),$(wildcard $(call HDATA,known-failures/$(VARIANT)$(ARCHSUF)-debug.txt)))
 check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir livepatch-dir
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
 	@[ -z "$(strip $(SKIP))" ] || echo "check: not run ($(ARCH), SKIP; make check ARCH=$(ARCH) runs what make check of both arches leaves out): $(strip $(SKIP))"
-	@$(HARNESS)/host/shard.py $(if $(SKIP),--skip "$(SKIP)") $(if $(PART),--part $(PART)) $(SHARDS) $(HARNESS)/data/case-costs$(ARCHSUF).txt $(OUT)/ftracetest \
+	@$(HARNESS)/host/shard.py $(if $(SKIP),--skip "$(SKIP)") $(if $(PART),--part $(PART)) $(SHARDS) $(call HDATA,case-costs$(ARCHSUF).txt) $(OUT)/ftracetest \
 		$(OUT)/livepatch $(TESTS) > $(RESULTS)/shards.txt
-	@FH_TOOLS=$(GTOOLS) FH_CASE_COSTS=$(HARNESS)/data/case-costs$(ARCHSUF).txt FH_CASE_SCALE=$(CASE_SCALE) \
+	@FH_TOOLS=$(GTOOLS) FH_CASE_COSTS=$(call HDATA,case-costs$(ARCHSUF).txt) FH_CASE_SCALE=$(CASE_SCALE) \
 		$(if $(CASE_OWN),FH_CASE_OWN_COSTS=$(CASE_OWN) FH_CASE_OWN_SCALE=3) \
 		$(PHASE) guest $(HARNESS)/host/check-guests.sh $(RESULTS)/shards.txt \
 		$(RESULTS) $(OUT)/$(KIMAGE) $(OUT)/modules $(TIMEOUT) \
 		$(OUT)/ftracetest $(OUT)/livepatch || true
 	@cat $(KNOWN) > $(RESULTS)/known-failures.txt
-	@FH_VARIANT=$(VARIANT) $(PHASE) summary $(HARNESS)/report/summarize.py $(RESULTS) \
+	@FH_VARIANT=$(VARIANT) FH_EXPECTED_BOOT=$(call HDATA,expected-boot.txt) \
+		FH_EXPECTED_KUNIT=$(call HDATA,expected-kunit.txt) $(PHASE) summary $(HARNESS)/report/summarize.py $(RESULTS) \
 		$(RESULTS)/known-failures.txt $(OUT)/ftracetest \
-		"Variant:  $(VARIANT)$(if $(DEBUGSUF), (DEBUG=1: KASAN, kmemleak, debug objects, W+X))" "Base:     $$(cat $(BASE)/VERSION)" \
+		"Variant:  $(VARIANT)$(if $(DEBUGSUF), (DEBUG=1: KASAN, kmemleak, debug objects, W+X))" "Base:     $$(cat $(BASEDIR)/VERSION)" \
 		"Kernel:   $$(cat $(OBJ)/include/config/kernel.release)" \
 		"Tests:    $(if $(TESTS),$(TESTS),all ftracetest cases and livepatch kselftests)$(if $(PART), (part $(PART))), $(SHARDS) guests" \
 		"Results:  $(RESULTS)"
@@ -334,7 +356,7 @@ check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir 
 # QEMU 10 from bookworm-backports (qemu-bpo.sh: Debian 12's QEMU 7.2 can run
 # a stale translation of patched code under multi-threaded TCG), unpacked
 # in build/qemu-bpo; make check keeps the host's QEMU.
-QEMU_BPO   := $(BUILD)/qemu-bpo
+QEMU_BPO   := $(TOP)/build/qemu-bpo
 qemu-bpo:
 	@$(PHASE) qemu $(HARNESS)/host/qemu-bpo.sh $(QEMU_BPO)
 STRESS_TESTS := $(sort $(patsubst $(TOP)/tools/testing/selftests/ftrace/test.d/%,%, \
@@ -456,7 +478,7 @@ bench: rootfs
 		args="$$args $$v=$$a"; \
 	done; \
 	$(HARNESS)/report/bench-report.py $$args \
-		"Base: $$(cat $(BASE)/VERSION); $(ARCH); command: make bench$(if $(ARCHSUF), ARCH=$(ARCH)) ROUNDS=$(ROUNDS) BOOTS=$(BOOTS) BENCH_OPS=$(BENCH_OPS)$(if $(filter-out all,$(BENCH_ROWS)), BENCH_ROWS=$(BENCH_ROWS)); $$(date -u +%F)" \
+		"Base: $$(cat $(BASEDIR)/VERSION); $(ARCH); command: make bench$(if $(ARCHSUF), ARCH=$(ARCH)) ROUNDS=$(ROUNDS) BOOTS=$(BOOTS) BENCH_OPS=$(BENCH_OPS)$(if $(filter-out all,$(BENCH_ROWS)), BENCH_ROWS=$(BENCH_ROWS)); $$(date -u +%F)" \
 		> $(BUILD)/bench$(ARCHSUF).txt.new
 	@mv $(BUILD)/bench$(ARCHSUF).txt.new $(BUILD)/bench$(ARCHSUF).txt && cat $(BUILD)/bench$(ARCHSUF).txt
 	@# The committed copy at the top (x86_64: bench-results.md; a run of

@@ -33,6 +33,10 @@ __patchable_function_entries.  With a slot word (M > 0) vmlinux went
 through 'recordmcount -V': each live entry opens with "mov x9, x30" and a
 NOP, the table is sorted and padded, and no record may point at a dead body.
 
+x86_64 where the build's sorttable zeroed the records of the calls that
+open no function (bodies of overridden weak functions, which lost their
+symbol): one zero per such call, and the call needs no record.
+
 It also checks that the vmlinux table is sorted where the boot code relies
 on it (BUILDTIME_MCOUNT_SORT in ./.config, or arm64 with a slot word).
 Prints one line per file and exits 1 on any difference, listing the first
@@ -110,8 +114,9 @@ NOP5 = 'nopl 0x0(%rax,%rax,1)'
 def vmlinux_sites(path, objdump, nops):
     """x86_64: the functions of vmlinux that start with the NOP (after an
     ENDBR64), and the calls to __fentry__ left; or,
-    without NOPS, the calls and nothing left."""
-    sites, calls = [], []
+    without NOPS, the calls and nothing left.  Third: the calls that open a
+    function (the others are in bodies the linker left without a symbol)."""
+    sites, calls, entries = [], [], []
     first = None        # the current function's first instructions
     for line in run([objdump, '-d', '--no-show-raw-insn', path]).splitlines():
         m = FUNC.match(line)
@@ -126,11 +131,28 @@ def vmlinux_sites(path, objdump, nops):
             continue
         insn = ' '.join(line.split('\t', 1)[-1].split())
         first.append(insn)
-        if insn == NOP5 and first[:-1] in ([], ['endbr64']):
-            sites.append(int(m.group(1), 16))
+        if first[:-1] in ([], ['endbr64']):
+            if insn == NOP5:
+                sites.append(int(m.group(1), 16))
+            elif CALL.match(line):
+                entries.append(int(m.group(1), 16))
         if insn != 'endbr64' or len(first) > 1:
             first = None
-    return (sites, calls) if nops else (calls, [])
+    return ((sites, calls, entries) if nops else (calls, [], entries))
+
+
+def dropped_weak(table, calls, entries):
+    """x86_64 sorttable zeroes the record of a call that opens no function
+    (the body of an overridden weak function): the table without those
+    zeros, and the calls they stood for, or None when they do not match."""
+    zeros = table.count(0)
+    if not zeros:
+        return table, set()
+    table = [a for a in table if a]
+    gone = set(calls) - set(table)
+    if len(gone) != zeros or gone & set(entries):
+        return None
+    return table, gone
 
 
 def strip_padding(table):
@@ -388,8 +410,20 @@ def main(argv):
         nops = nop_sites()
         if nops:
             table = strip_padding(table)
-        calls, left = vmlinux_sites(argv[0], tool['objdump'], nops)
+        calls, left, entries = vmlinux_sites(argv[0], tool['objdump'], nops)
         ok &= no_calls_left('vmlinux', left, hex)
+        if not nops:
+            kept = dropped_weak(table, calls, entries)
+            if kept is None:
+                print('  MCOUNT  vmlinux: %d zeroed records, not one per '
+                      'call in a body without a symbol' % table.count(0))
+                ok = False
+            else:
+                table, gone = kept
+                calls = [a for a in calls if a not in gone]
+                if gone:
+                    print('  MCOUNT  vmlinux: %d records of dead weak bodies '
+                          'zeroed at build' % len(gone))
     ok &= compare('vmlinux', table, calls, hex)
     for ko in argv[1:]:
         recs = module_table(ko)

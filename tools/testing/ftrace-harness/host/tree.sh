@@ -3,8 +3,15 @@
 #
 # Prepare kernel source trees for the ftrace harness.
 #
-#   tree.sh base  TARBALL BASEDIR      extract the Linux 6.1 base once
-#   tree.sh apply REPO BASESRC DEST    base + our overlay + patches -> DEST
+#   tree.sh base  TARBALL BASEDIR VER  extract the Linux VER base once
+#                                      (Debian's linux-source-VER)
+#   tree.sh apply REPO BASESRC DEST [PORT]
+#                                      base + our overlay + patches -> DEST
+#
+# PORT, for a base other than 6.1 (REPO/base-VER): its overlay files
+# replace the repository's of the same path, PORT/overlay-omit.list names
+# repository files this base does without, and PORT's patches/series and
+# upstream-deleted.list replace the repository's.
 #
 # 'apply' is incremental: DEST is copied from the base only the first time.
 # Afterwards only files whose wanted content differs from what DEST holds
@@ -25,11 +32,12 @@ list_paths() {
 }
 
 cmd_base() {
-	local tarball=$1 basedir=$2 top ver
-	[ -f "$tarball" ] || die "$tarball not found (Debian package linux-source-6.1)"
+	local tarball=$1 basedir=$2 want=$3 top ver
+	local pkg=linux-source-$want
+	[ -f "$tarball" ] || die "$tarball not found (Debian package $pkg)"
 	local stamp
 	# Re-extract when the package (and so the tarball) changed.
-	stamp=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null ||
+	stamp=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null ||
 		stat -c %Y "$tarball")
 	if [ "$(cat "$basedir/.extracted" 2>/dev/null)" != "$stamp" ]; then
 		rm -rf "$basedir"
@@ -43,12 +51,12 @@ cmd_base() {
 	ver=$(make -s -C "$top" kernelversion 2>/dev/null) ||
 		die "cannot read the kernel version of $top"
 	case "$ver" in
-	6.1|6.1.*) ;;
-	*) die "base tree is Linux $ver, not 6.1.y: install Debian's linux-source-6.1" ;;
+	"$want"|"$want".*) ;;
+	*) die "base tree is Linux $ver, not $want.y: install Debian's $pkg" ;;
 	esac
-	local pkg
-	pkg=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
-	echo "Linux $ver (Debian linux-source-6.1 $pkg)" > "$basedir/VERSION.new"
+	local pkgver
+	pkgver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || echo unknown)
+	echo "Linux $ver (Debian $pkg $pkgver)" > "$basedir/VERSION.new"
 	cmp -s "$basedir/VERSION.new" "$basedir/VERSION" 2>/dev/null ||
 		mv "$basedir/VERSION.new" "$basedir/VERSION"
 	rm -f "$basedir/VERSION.new"
@@ -66,7 +74,11 @@ install_if_changed() {
 }
 
 cmd_apply() {
-	local repo=$1 base=$2 dest=$3 manifest f p
+	local repo=$1 base=$2 dest=$3 port=${4:-} manifest f p
+	# What lists the patches and the deleted files: the port's, if any.
+	local lists=$repo
+	[ -z "$port" ] || lists=$port
+	[ -z "$port" ] || [ -d "$port" ] || die "port directory $port missing"
 	[ -f "$base/Makefile" ] || die "base tree $base missing: run 'make base'"
 	# A new copy when there is none, or when the base was re-extracted.
 	if [ ! -f "$dest/.ftrace-overlay-manifest" ] ||
@@ -95,11 +107,27 @@ cmd_apply() {
 			[ -d "$repo/$d" ] && cp -a "$repo/$d" "$stage/tree/"
 		done
 	fi
+	# The port's files over the repository's, without those it omits.
+	if [ -n "$port" ]; then
+		if [ -f "$port/overlay-omit.list" ]; then
+			list_paths "$port/overlay-omit.list" | while read -r f; do
+				[ -e "$stage/tree/$f" ] ||
+					die "overlay-omit.list: $f is not an overlay file"
+				rm -f "$stage/tree/$f"
+			done
+		fi
+		local pd
+		for pd in $OVERLAY_DIRS; do
+			[ -d "$port/$pd" ] || continue
+			git -C "$port" ls-files -z -- "$pd" |
+				(cd "$port" && xargs -0 -r cp -a --parents -t "$stage/tree/")
+		done
+	fi
 
 	# 2. Patches, applied on the staged copy of each file they touch.
 	while read -r p; do
-		[ -f "$repo/patches/$p" ] || die "patches/series names $p, which does not exist"
-		grep -E '^\+\+\+ ' "$repo/patches/$p" |
+		[ -f "$lists/patches/$p" ] || die "patches/series names $p, which does not exist"
+		grep -E '^\+\+\+ ' "$lists/patches/$p" |
 			sed -E -e 's/^\+\+\+ [^/]*\///' -e 's/[[:space:]].*$//' |
 			while read -r f; do
 				[ -e "$stage/tree/$f" ] && continue
@@ -109,9 +137,9 @@ cmd_apply() {
 			done
 		echo "  PATCH   $p"
 		patch -d "$stage/tree" -p1 -F0 -N -s --no-backup-if-mismatch \
-			-r - < "$repo/patches/$p" ||
+			-r - < "$lists/patches/$p" ||
 			die "patch $p does not apply cleanly (no fuzz allowed)"
-	done < <(list_paths "$repo/patches/series")
+	done < <(list_paths "$lists/patches/series")
 
 	# 3. Write what differs; remember every path we own now.
 	(cd "$stage/tree" && find . -type f | sed 's|^\./||' | sort) > "$stage/owned"
@@ -120,7 +148,7 @@ cmd_apply() {
 	done < "$stage/owned"
 
 	# 4. Deletions, unless our overlay provides the same path.
-	list_paths "$repo/upstream-deleted.list" | sort -u > "$stage/deleted"
+	list_paths "$lists/upstream-deleted.list" | sort -u > "$stage/deleted"
 	comm -23 "$stage/deleted" "$stage/owned" | while read -r f; do
 		if [ -e "$dest/$f" ]; then
 			rm -f "$dest/$f"
@@ -157,5 +185,5 @@ cmd_apply() {
 case "${1:-}" in
 base)	shift; cmd_base "$@" ;;
 apply)	shift; cmd_apply "$@" ;;
-*)	die "usage: tree.sh base TARBALL BASEDIR | apply REPO BASESRC DEST" ;;
+*)	die "usage: tree.sh base TARBALL BASEDIR VER | apply REPO BASESRC DEST [PORT]" ;;
 esac
