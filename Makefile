@@ -25,6 +25,8 @@
 #                  fails on a Sphinx warning that names one of our files
 #
 # Variables:
+#   BASE=6.12      build and test on Linux 6.12 (base-6.12/README.md: the
+#                  port under way; build/6.12 holds its builds)
 #   STOCK=1        work on the untouched base instead of ours
 #   DEBUG=1        build with the memory and object checkers
 #                  (kernel/configs/ftrace-debug.config: KASAN, kmemleak,
@@ -159,7 +161,7 @@ PHASE      := $(HARNESS)/host/phase.sh
 all: kernel
 
 deps:
-	@$(HARNESS)/host/deps.sh $(ARCH)
+	@$(HARNESS)/host/deps.sh $(ARCH) $(BASE)
 
 # arm64 guests boot on a root of Debian's arm64 packages (rootfs.sh);
 # x86_64 guests on the host's own root.

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# deps.sh [ARCH]: make sure this Debian 12 host has what the harness needs
-# to build and boot ARCH (x86_64 by default; arm64 adds the cross compiler
-# and QEMU's arm machines).  deps.sh docs: what 'make htmldocs' needs
+# deps.sh [ARCH [BASE]]: make sure this Debian 12 host has what the harness
+# needs to build and boot ARCH (x86_64 by default; arm64 adds the cross
+# compiler and QEMU's arm machines) on Linux BASE (6.1 by default: Debian's
+# linux-source-BASE; 6.12 adds linux-config-6.12, Debian's own configs).  deps.sh docs: what 'make htmldocs' needs
 # (Sphinx and the theme the kernel's conf.py asks for), and nothing else.
 # As root, install what is missing with apt-get; otherwise print the one
 # apt-get line to run, and fail.
@@ -35,7 +36,13 @@ perf linux-perf
 /usr/include/gelf.h libelf-dev
 /usr/lib/x86_64-linux-gnu/libc.a libc6-dev
 /usr/include/openssl/opensslv.h libssl-dev
-/usr/src/linux-source-6.1.tar.xz linux-source-6.1
+"
+base=${2:-6.1}
+need+="
+/usr/src/linux-source-$base.tar.xz linux-source-$base
+"
+[ "$base" = 6.1 ] || need+="
+/usr/src/linux-config-$base linux-config-$base
 "
 case "${1:-x86_64}" in
 x86_64) ;;
