@@ -27,6 +27,15 @@
 # instead.  (fault-inject.tc's module-load walk runs under the function
 # tracer on every function, which KASAN slows much more than the rest.)
 #
+# A kernel that dies (taint D, not there when the job started: job-check.sh's
+# FH_TAINT_START) while a case runs ends the boot at once, a reboot by
+# sysrq (QEMU leaves on it): the rest of the share would run on a kernel
+# that oopsed, or hang on a lock the dead task held, until the guest's
+# limit.  check-guests.sh boots the guest again with the cases left;
+# the console's start lines say which case the kernel died in.  Without
+# FH_TAINT_START (not run by job-check.sh), no such check; with SCALE 0
+# no watchdog runs, and job-check.sh's check after ftracetest remains.
+#
 # While it only waits, the watchdog forks nothing: no sleep, no command
 # substitution.  Cases count forks (trigger-multihist.tc reads a named
 # histogram of sched_process_fork through two events' files and wants them
@@ -38,6 +47,8 @@ set -u
 ft=$1 logdir=$2 out=$3 costs=$4 scale=$5 own=${6:-/dev/null} own_scale=${7:-0}
 floor=${FH_CASE_FLOOR:-600}	# lower only to test this script
 poll=${FH_CASE_POLL:-5}		# the same
+tainted=${FH_TAINTED:-/proc/sys/kernel/tainted}	# the same
+sysrq=${FH_SYSRQ:-/proc/sysrq-trigger}		# the same
 [ "$scale" -gt 0 ] 2>/dev/null || exit 0
 
 # Sets $up to the whole seconds since boot, without a fork.
@@ -97,7 +108,20 @@ dump() { # pid: one process of the stuck case
 	cat "/proc/$1/stack" 2>/dev/null
 }
 
-cur='' t0=0 limit=0 n=0 up=0
+# Ends the boot if the kernel died since the job started.
+end_if_died() {
+	local t
+
+	[ -n "${FH_TAINT_START:-}" ] || return 0
+	read -r t < "$tainted"
+	[ $((t & 128)) -ne 0 ] && [ $((FH_TAINT_START & 128)) -eq 0 ] || return 0
+	echo "harness: the kernel died (taint $t) while case $n ($name) ran: ending this boot, the host boots again with the cases left"
+	read -r -t 2 -u "$idle" _
+	echo b > "$sysrq"
+	exit 0
+}
+
+cur='' name='' t0=0 limit=0 n=0 up=0
 while kill -0 "$ft" 2>/dev/null; do
 	read -r -t "$poll" -u "$idle" _
 	log='' best=-1
@@ -108,7 +132,7 @@ while kill -0 "$ft" 2>/dev/null; do
 			best=${f%%-*} log=$f
 		fi
 	done
-	[ -n "$log" ] || continue
+	[ -n "$log" ] || { end_if_died; continue; }
 	if [ "$log" != "$cur" ]; then
 		read_uptime
 		cur=$log t0=$up
@@ -121,8 +145,10 @@ while kill -0 "$ft" 2>/dev/null; do
 			limit=$((${cost[$name]:-20} * scale))
 		fi
 		[ "$limit" -ge "$floor" ] || limit=$floor
+		end_if_died
 		continue
 	fi
+	end_if_died
 	read_uptime
 	el=$((up - t0))
 	[ "$el" -ge "$limit" ] || continue

@@ -5,7 +5,8 @@
 #   FH_TESTS       optional: what to run instead of everything: ftracetest
 #                  cases (paths under test.d) and livepatch scripts
 #                  (livepatch/test-NAME.sh); 'make check' gives each guest
-#                  its share (shard.py)
+#                  its share (shard.py); 'none': neither (a boot for
+#                  last.d alone)
 #   FH_LAST        1: also run the cases of last.d (one guest of a run does)
 #   FH_CASE_COSTS, FH_CASE_SCALE, FH_CASE_OWN_COSTS, FH_CASE_OWN_SCALE
 #                  case-watchdog.sh's limit for one case: SCALE times its
@@ -15,6 +16,15 @@
 # and run ftracetest, then the livepatch kselftests, logging into the
 # results share as we go so that a hang still leaves the log of what ran,
 # then the cases of last.d.
+#
+# Each test's start goes to the kernel log, 'ftrace-harness: start RUN N
+# PATH' (RUN: ftracetest, retry, last, livepatch): the console then shows
+# which test the kernel died in, for check-guests.sh to boot again with
+# the ones after it (summarize.py's boot_end()).  Once the kernel has
+# died (taint D, not there when the job started), the rest would run on
+# a kernel that oopsed, or hang on a lock the dead task held: the boot
+# ends at once (case-watchdog.sh while ftracetest runs, end_if_died()
+# between the tests after it).
 out=/tmp/out
 # Cases that leave a file for the host (the conformance transcript) put it here.
 export FH_OUT=$out
@@ -26,6 +36,24 @@ rm -rf /tmp/ftracetest
 cp -a "$FH_FTRACETEST" /tmp/ftracetest
 cd /tmp/ftracetest || exit 1
 dmesg > "$out/dmesg-boot.txt"
+read -r FH_TAINT_START < /proc/sys/kernel/tainted
+export FH_TAINT_START
+# The start line of each case, from ftracetest's run_test once the case
+# has its number (this copy only; FH_RUN names the run).
+sed -i 's|^  testcase \$1$|&\n  { echo "ftrace-harness: start ${FH_RUN:-ftracetest} $CASENO $INSTANCE${1#$TOP_DIR/}" > /dev/kmsg; } 2>/dev/null|' ftracetest
+grep -q 'ftrace-harness: start' ftracetest ||
+	echo "harness: no 'testcase \$1' line in ftracetest's run_test: no case start lines in the kernel log"
+
+# end_if_died WHERE: the boot ends if the kernel died since the job began.
+end_if_died() {
+	local t
+
+	read -r t < /proc/sys/kernel/tainted
+	[ $((t & 128)) -ne 0 ] && [ $((FH_TAINT_START & 128)) -eq 0 ] || return 0
+	echo "harness: the kernel died (taint $t) $1: ending this boot, the host boots again with the tests left"
+	sleep 2
+	echo b > /proc/sysrq-trigger
+}
 # A case of timing-cases.txt that failed runs once more, into
 # ftracetest-retry.txt; the summary reads both.
 retry_timing_cases() {
@@ -40,7 +68,7 @@ retry_timing_cases() {
 		desc=$(sed -n 's/^# description: *//p' "test.d/$tc")
 		grep -F "] $desc" "$out/ftracetest.txt" | grep -q '\[FAIL\]' || continue
 		echo "harness: $tc failed; it depends on emulated time, running it once more"
-		./ftracetest -l "$out/ftracetest-logs-retry" "test.d/$tc" \
+		FH_RUN=retry ./ftracetest -l "$out/ftracetest-logs-retry" "test.d/$tc" \
 			>> "$out/ftracetest-retry.txt" 2>&1
 		grep -F "] $desc" "$out/ftracetest-retry.txt" | tail -n 1
 	done < "$list"
@@ -50,6 +78,7 @@ tests=()
 lp_tests=()
 for t in $FH_TESTS; do
 	case $t in
+	none) ;;
 	livepatch/*) lp_tests+=("${t#livepatch/}") ;;
 	*) tests+=("test.d/$t") ;;
 	esac
@@ -82,7 +111,9 @@ if [ -z "$FH_TESTS" ] || [ ${#tests[@]} -gt 0 ]; then
 		done
 	wait $ftpid
 	echo "harness: ftracetest exited with status $?"
+	end_if_died "in ftracetest"
 	retry_timing_cases
+	end_if_died "in a case run again"
 fi
 
 # The livepatch kselftests, each script one result, written in
@@ -114,8 +145,10 @@ elif [ -n "$FH_LIVEPATCH" ] && { [ -z "$FH_TESTS" ] || [ ${#lp_tests[@]} -gt 0 ]
 	for t in "${lp_tests[@]}"; do
 		n=$((n + 1))
 		t0=$(cut -d' ' -f1 /proc/uptime)
+		printf 'ftrace-harness: start livepatch %d %s\n' $n "$t" 2>/dev/null > /dev/kmsg
 		timeout 900 bash "./$t" > "$out/livepatch-logs/$t.log" 2>&1
 		st=$?
+		end_if_died "in livepatch/$t"
 		case $st in
 		0) res=PASS pass=$((pass + 1)) ;;
 		4) res=UNSUPPORTED skip=$((skip + 1)) ;;
@@ -134,7 +167,7 @@ fi
 # of last.d (the patching anomaly test).
 if [ "${FH_LAST:-1}" = 1 ]; then
 	echo "harness: ftracetest last.d"
-	./ftracetest -l "$out/ftracetest-logs-last" last.d > "$out/ftracetest-last.txt" 2>&1
+	FH_RUN=last ./ftracetest -l "$out/ftracetest-logs-last" last.d > "$out/ftracetest-last.txt" 2>&1
 	echo "harness: ftracetest last.d exited with status $?"
 	cat "$out/ftracetest-last.txt"
 fi
@@ -145,6 +178,7 @@ fi
 kml=/sys/kernel/debug/kmemleak
 if [ -e $kml ]; then
 	echo "harness: kmemleak scan"
+	echo "ftrace-harness: start harness 1 kmemleak" 2>/dev/null > /dev/kmsg
 	echo scan > $kml; sleep 6; echo scan > $kml
 	cat $kml > "$out/kmemleak-report.txt"
 	n=$(grep -c '^unreferenced object' "$out/kmemleak-report.txt")

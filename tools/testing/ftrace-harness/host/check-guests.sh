@@ -15,6 +15,17 @@
 # events), whose side effect is to skip the tracer and event self-tests:
 # they would only repeat the first guest's, at three minutes a boot.
 #
+# A guest whose kernel dies in a test (an oops, BUG or panic; a hang
+# until the limit; QEMU gone) would lose the rest of its share.  It is
+# booted again with the tests left after the one it died in
+# (remaining.py), into RESULTS/guestN.boot2, then .boot3..., at most
+# FH_EXTRA_BOOTS (3) more times.  The test it died in is not run again:
+# summarize.py reads every boot as the guest's and reports that test
+# CRASH.  The first guest's later boots skip the boot self-tests with
+# 'kprobe_event=' (they ran in its first boot, whose log has them), and
+# keep last.d at the end of what they run: last.d runs once, in the boot
+# that gets to the end of the share.
+#
 # Each guest's terminal lines are prefixed 'gN| '.  Exit status: 0 when
 # every guest finished its job with a clean kernel log, 1 otherwise.
 set -uo pipefail
@@ -22,16 +33,16 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -eq 7 ] || { echo "usage: $0 SHARDS RESULTS KERNEL MODULES TIMEOUT FTRACETEST LIVEPATCH" >&2; exit 2; }
 shards=$1 results=$2 kernel=$3 modules=$4 limit=$5 ftdir=$6 lpdir=$7
+extra_boots=${FH_EXTRA_BOOTS:-3}
+case $extra_boots in
+''|*[!0-9]*) echo "check-guests.sh: FH_EXTRA_BOOTS=$extra_boots: a number of boots" >&2; exit 2 ;;
+esac
 
-mkdir -p "$results"
-n=0 first=1
-pids=()
-while IFS= read -r share || [ -n "$share" ]; do
-	n=$((n + 1))
-	[ -n "$share" ] || continue
-	job=$results/guest$n.job
+# write_job FILE TESTS LAST: a boot's job, its share and whether it runs
+# last.d, then job-check.sh.
+write_job() {
 	printf 'FH_FTRACETEST=%s\nFH_LIVEPATCH=%s\nFH_TESTS="%s"\nFH_LAST=%s\n' \
-		"$ftdir" "$lpdir" "$share" "$first" > "$job"
+		"$ftdir" "$lpdir" "$2" "$3" > "$1"
 	# What our cases read (FH_TOOLS: guest-tools' programs; FH_STRESS:
 	# full for make stress's counts, else CI's short form).
 	# FH_CASE_*: case-watchdog.sh's limit per case.  FH_FUZZ_TIME_LIMIT:
@@ -41,14 +52,58 @@ while IFS= read -r share || [ -n "$share" ]; do
 		"${FH_TOOLS:-}" "${FH_STRESS:-short}" "${FH_CASE_COSTS:-}" \
 		"${FH_CASE_SCALE:-0}" "${FH_CASE_OWN_COSTS:-}" "${FH_CASE_OWN_SCALE:-0}" \
 		"${FH_FUZZ_TIME_LIMIT:+ FH_FUZZ_TIME_LIMIT=$FH_FUZZ_TIME_LIMIT}" \
-		"$(cd "$here/../guest" && pwd)/job-check.sh" >> "$job"
-	extra=${FH_KCMDLINE:-}
-	[ $first -eq 1 ] || extra="$extra kprobe_event="
+		"$(cd "$here/../guest" && pwd)/job-check.sh" >> "$1"
+}
+
+# run_guest N SHARE FIRST: guest N's boots, one after the other, until
+# one gets to the end of what it was given or no boot is left.  Status 1
+# when any of them failed.
+run_guest() {
+	local n=$1 todo=$2 first=$3 last=$3 boot=1 dir=$results/guest$1 extra next st why rc=0
+
+	# Nothing of an earlier run may be read as one of this guest's boots.
+	rm -rf "$dir".boot*
+	while :; do
+		write_job "$dir.job" "$todo" "$last"
+		extra=${FH_KCMDLINE:-}
+		[ "$first" -eq 1 ] && [ $boot -eq 1 ] || extra="$extra kprobe_event="
+		FH_KCMDLINE=$extra "$here/qemu-run.sh" -k "$kernel" -m "$modules" \
+			-o "$dir" -j "$dir.job" -t "$limit" || rc=1
+		next=$("$here/remaining.py" "$dir" "$ftdir")
+		st=$?
+		why=$(sed -n 3p <<< "$next")
+		case $st in
+		0) ;;
+		1)	[ $boot -eq 1 ] || echo "check-guests.sh: guest $n, boot $boot: $why"
+			break ;;
+		*)	echo "check-guests.sh: guest $n: remaining.py failed ($st): not booted again"
+			rc=1
+			break ;;
+		esac
+		if [ $boot -gt "$extra_boots" ]; then
+			echo "check-guests.sh: guest $n, boot $boot: $why; no boot left (FH_EXTRA_BOOTS=$extra_boots)"
+			break
+		fi
+		todo=$(sed -n 1p <<< "$next")
+		last=$(sed -n 2p <<< "$next")
+		boot=$((boot + 1))
+		dir=$results/guest$n.boot$boot
+		echo "check-guests.sh: guest $n, boot $((boot - 1)): $why"
+		echo "check-guests.sh: guest $n, boot $boot: the $(wc -w <<< "${todo#none}") tests left$([ "$last" = 1 ] &&
+			echo ', last.d') ($dir)"
+	done
+	return $rc
+}
+
+mkdir -p "$results"
+n=0 first=1
+pids=()
+while IFS= read -r share || [ -n "$share" ]; do
+	n=$((n + 1))
+	[ -n "$share" ] || continue
 	echo "check-guests.sh: guest $n: $(echo "$share" | wc -w) tests$([ $first -eq 1 ] &&
 		echo ', boot self-tests, last.d')"
-	FH_KCMDLINE=$extra "$here/qemu-run.sh" -k "$kernel" -m "$modules" \
-		-o "$results/guest$n" -j "$job" -t "$limit" 2>&1 |
-		sed -u "s/^/g$n| /" &
+	run_guest $n "$share" $first < /dev/null 2>&1 | sed -u "s/^/g$n| /" &
 	pids+=($!)
 	first=0
 done < "$shards"

@@ -6,6 +6,7 @@ Run by 'make check' before anything is built: a parser that silently
 stopped recognising failures would turn every later run green.  Prints
 'N passed, N failed' and exits 1 on any failure.
 """
+import concurrent.futures
 import contextlib
 import os
 import re
@@ -991,18 +992,436 @@ def test_layout():
               (0, True, True))
 
 
+# The boot self-tests and KUnit results of DMESG that are not PASS: the
+# crash cases' first guest boots with that log.
+BOOT_NONPASS = [n for n in NONPASS if not n.startswith('ftracetest: ')]
+CRASH_CASES = {'a': '', 'b': '', 'c': '', 'd': ''}
+OOPS = ('[   20.100000] BUG: kernel NULL pointer dereference, address: 0000000000000008\n'
+        '[   20.100000] #PF: supervisor read access in kernel mode\n'
+        '[   20.100000] Oops: 0000 [#1] PREEMPT SMP NOPTI\n'
+        '[   20.100000] CPU: 1 PID: 812 Comm: ftracetest Not tainted 6.12.0 #1\n'
+        '[   20.100000] RIP: 0010:trace_fprobe_release+0x1b/0x50\n')
+# What logscan.sh makes of OOPS.
+OOPS_PROBLEMS = ('[   20.100000] BUG: kernel NULL pointer dereference, address: '
+                 '0000000000000008\n[   20.100000] Oops: 0000 [#1] PREEMPT SMP NOPTI\n')
+OOPS_WHY = ('the kernel died in it: BUG: kernel NULL pointer dereference, address: '
+            '0000000000000008; RIP: 0010:trace_fprobe_release+0x1b/0x50')
+OOPS_WAIVE = (r'waive: BUG: kernel NULL pointer dereference | planted: the crash' + '\n' +
+              r'waive: Oops: 0000 \[#1\] | planted: the crash')
+JOB_START = 'harness-guest: kernel 6.12.0, 2 CPUs online, running /tmp/out/job.sh\n'
+
+
+def crash_tree(d, flags=None, last=False):
+    """Cases a, b, c, d (ftrace/X.tc, 'crash - case X') under @d as an
+    ftracetest directory; @flags: case -> its '# flags:' line; @last: a
+    last.d case."""
+    for c in 'abcd':
+        os.makedirs(os.path.join(d, 'test.d', 'ftrace'), exist_ok=True)
+        with open(os.path.join(d, 'test.d', 'ftrace', c + '.tc'), 'w') as f:
+            f.write('#!/bin/sh\n# description: crash - case %s\n' % c.upper())
+            if flags and c in flags:
+                f.write('# flags: %s\n' % flags[c])
+    if last:
+        os.makedirs(os.path.join(d, 'last.d'), exist_ok=True)
+        with open(os.path.join(d, 'last.d', 'anomaly.tc'), 'w') as f:
+            f.write('#!/bin/sh\n# description: crash - the last case\n')
+
+
+def crash_results(cases, cut=None):
+    """ftracetest.txt of @cases ((letter, result or None), in order, an
+    instance run as 'a+'), cut short after the first without a result,
+    or with its totals."""
+    lines = []
+    for n, (c, res) in enumerate(cases, 1):
+        inst = ' (instance) ' if c.endswith('+') else ''
+        line = '[%d]%s crash - case %s' % (n, inst, c[0].upper())
+        if res is None:
+            return '\n'.join(lines + [line]) + '\n'
+        lines.append(line + '\t[%s]' % res)
+    return '\n'.join(lines) + '\n\n# of passed:  %d\n# of failed:  %d\n' % (
+        sum(r == 'PASS' for _, r in cases), sum(r == 'FAIL' for _, r in cases))
+
+
+def starts(*cases):
+    """Console start lines of ftracetest cases ('a', an instance run 'a+')."""
+    return ''.join('[   %d.000000] ftrace-harness: start ftracetest %d %stest.d/ftrace/%s.tc\n' %
+                   (n, n, ' (instance) ' if c.endswith('+') else '', c[0])
+                   for n, c in enumerate(cases, 1))
+
+
+def crash_boot(d, name, tests, files, last=0):
+    """A boot's directory @name under @d, its job's FH_TESTS @tests (the
+    letters of ftrace/X.tc, or a list as it is), and @files."""
+    g = os.path.join(d, name)
+    os.makedirs(g)
+    if isinstance(tests, str):
+        tests = ' '.join('ftrace/%s.tc' % c for c in tests) or 'none'
+    with open(os.path.join(g, 'job.sh'), 'w') as f:
+        f.write('FH_FTRACETEST=%s\nFH_TESTS="%s"\nFH_LAST=%d\n' % (d, tests, last))
+    for fn, text in files.items():
+        with open(os.path.join(g, fn), 'w') as f:
+            f.write(text)
+    return g
+
+
+def finished(ft, console=''):
+    """The files of a boot that got to the end of its job."""
+    return {'ftracetest.txt': ft, 'job.status': '0\n', 'dmesg.txt': '',
+            'console.log': JOB_START + console + 'fh-taint: 0\n'}
+
+
+def remaining(g, ftdir):
+    """host/remaining.py on the boot in @g: exit status and its lines."""
+    p = subprocess.run([sys.executable, os.path.join(HOST, 'remaining.py'), g, ftdir],
+                       capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONDONTWRITEBYTECODE='1'))
+    return p.returncode, p.stdout.splitlines(), p.stderr
+
+
+def test_crash():
+    """A guest whose kernel died in a case: which case, what is left, and
+    the summary of its boots."""
+    with tempfile.TemporaryDirectory() as d:
+        crash_tree(d)
+        # The first boot died in case 2 of 4 (b); the second ran c and d.
+        g1 = crash_boot(d, 'guest1', 'abcd', {
+            'dmesg-boot.txt': DMESG, 'console.log': JOB_START + starts('a', 'b') + OOPS,
+            'ftracetest.txt': crash_results([('a', 'PASS'), ('b', None)]),
+            'log-problems.txt': OOPS_PROBLEMS,
+            'runner.txt': 'qemu-run.sh: FAIL: guest did not finish its job\n'})
+        check('crash: remaining.py: the case after the one it died in',
+              remaining(g1, d)[:2],
+              (0, ['ftrace/c.tc ftrace/d.tc', '0',
+                   'died in ftrace/b.tc: crash - case B: ' + OOPS_WHY]))
+        os.makedirs(os.path.join(g1, 'ftracetest-logs'))
+        with open(os.path.join(g1, 'ftracetest-logs', '2-b.tc-log.AbCdEf'), 'w') as f:
+            f.write('+ echo\n+ the command the kernel died in\n')
+        crash_boot(d, 'guest1.boot2', 'cd', finished(
+            crash_results([('c', 'PASS'), ('d', 'PASS')]), starts('c', 'd')))
+        check('crash: remaining.py: a boot that finished: no more',
+              remaining(os.path.join(d, 'guest1.boot2'), d)[0], 1)
+        p = summarize_proc(d, BOOT_NONPASS)
+        table = [l for l in p.stdout.splitlines() if re.match(r'^\S+ +ftracetest: crash', l)]
+        check('crash: died in case 2 of 4: CRASH, the rest from the next boot',
+              (p.returncode, table),
+              (1, ['PASS              ftracetest: crash - case A',
+                   'CRASH             ftracetest: crash - case B',
+                   'PASS              ftracetest: crash - case C',
+                   'PASS              ftracetest: crash - case D']))
+        check('crash: the end of the log of the case it died in',
+              ('Last lines of the log of ftracetest: crash - case B' in p.stdout,
+               '    + the command the kernel died in' in p.stdout), (True, True))
+        check('crash: the reason names the oops and the boots',
+              '    ftracetest: crash - case B [CRASH]: %s (guest1; its share went on '
+              'in guest1.boot2)' % OOPS_WHY in p.stdout, True)
+        failed = p.stdout.split('\nFAILED:\n', 1)[-1]
+        check('crash: unlisted, its boot\'s log, taint and end fail too',
+              ('guest: kernel log free of' in failed,
+               'guest1: no "fh-taint: N" line' in failed,
+               'guest job did not finish (status missing)' in failed,
+               'guest1.boot2' in failed.replace('in guest1.boot2)', '')),
+              (True, True, True, False))
+        listed = BOOT_NONPASS + [('ftracetest: crash - case B', 'CRASH'), OOPS_WAIVE]
+        p = summarize_proc(d, listed)
+        check('crash: listed with CRASH and its log waived: skipped, the rest counts',
+              (p.returncode, p.stdout.strip().splitlines()[-1],
+               '    ftracetest: crash - case B [CRASH]: reason' in p.stdout),
+              (0, '15 passed, 0 failed, 7 skipped', True))
+        p = summarize_proc(d, listed[:-1])
+        check('crash: listed, its die lines not waived: fails',
+              (p.returncode, 'Oops: 0000 [#1]' in p.stdout.split('\nFAILED:\n')[0]
+               .split('Guest kernel log problems:')[-1]),
+              (1, True))
+        p = summarize_proc(d, BOOT_NONPASS + [('ftracetest: crash - case B', 'FAIL')])
+        check('crash: an entry expecting another result fails',
+              (p.returncode, 'ftracetest: crash - case B [CRASH]: the known-failures '
+               'entry expects FAIL' in p.stdout), (1, True))
+        # A die line in a boot that did not die in a listed case is never waived.
+        with open(os.path.join(d, 'guest1.boot2', 'log-problems.txt'), 'w') as f:
+            f.write(OOPS_PROBLEMS.replace('20.1', '30.1'))
+        check('crash: the waiver leaves another boot\'s die line failing',
+              summarize_proc(d, listed).returncode, 1)
+        shutil.rmtree(os.path.join(d, 'guest1.boot2'))
+        p = summarize_proc(d, listed)
+        check('crash: no boot after it: the cases left have no result',
+              (p.returncode, [l for l in p.stdout.splitlines() if 'no result' in l]),
+              (1, ["    ftracetest: crash - case C [FAIL]: in this guest's share, no result; "
+                   "its last boot, guest1, died before it (the kernel died in it: "
+                   "BUG: kernel NULL pointer dereference, address: 0000000000000008; "
+                   "RIP: 0010:trace_fprobe_release+0x1b/0x50)",
+                   "    ftracetest: crash - case D [FAIL]: in this guest's share, no result; "
+                   "its last boot, guest1, died before it (the kernel died in it: "
+                   "BUG: kernel NULL pointer dereference, address: 0000000000000008; "
+                   "RIP: 0010:trace_fprobe_release+0x1b/0x50)"]))
+
+    def end(name, files, tests='abcd', flags=None, last=0):
+        with tempfile.TemporaryDirectory() as d:
+            crash_tree(d, flags, last=bool(last))
+            return remaining(crash_boot(d, 'guest1', tests, files, last), d)[:2]
+    # The kernel oopsed in b, ftracetest went on to c and hung in d: b.
+    check('crash: oopsed, went on, then hung: the case it oopsed in',
+          end('went on', {'console.log': JOB_START + starts('a', 'b') + OOPS + starts('c', 'd')[34:],
+                          'ftracetest.txt': crash_results([('a', 'PASS'), ('b', 'FAIL'),
+                                                           ('c', 'PASS'), ('d', None)])}),
+          (0, ['ftrace/c.tc ftrace/d.tc', '0',
+               'died in ftrace/b.tc: crash - case B: ' + OOPS_WHY]))
+    check('crash: hung until the limit: the case that had started',
+          end('hung', {'console.log': JOB_START + starts('a', 'b', 'c'),
+                       'runner.txt': 'qemu-run.sh: FAIL: guest killed after the 2700s limit\n',
+                       'ftracetest.txt': crash_results([('a', 'PASS'), ('b', 'PASS'),
+                                                        ('c', None)])}),
+          (0, ['ftrace/d.tc', '0', 'died in ftrace/c.tc: crash - case C: the guest was '
+               'killed at its time limit while it ran, no oops, BUG or panic in its log']))
+    check('crash: no start lines: the first case without a result',
+          end('no starts', {'console.log': JOB_START + OOPS,
+                            'ftracetest.txt': crash_results([('a', 'PASS'), ('b', None)])}),
+          (0, ['ftrace/c.tc ftrace/d.tc', '0',
+               'died in ftrace/b.tc: crash - case B: ' + OOPS_WHY]))
+    check('crash: died between two cases: none is the crash, the rest runs',
+          end('between', {'console.log': JOB_START + starts('a', 'b'),
+                          'ftracetest.txt': crash_results([('a', 'PASS'), ('b', 'PASS')])[:60]}),
+          (0, ['ftrace/c.tc ftrace/d.tc', '0',
+               'died: it died between two tests, after crash - case B']))
+    check('crash: died before its job started: not booted again',
+          end('before', {'console.log': OOPS}),
+          (1, ['none', '0', 'it died before its job started: not booted again']))
+    check('crash: died in the last case: nothing left',
+          end('last', {'console.log': JOB_START + starts('a', 'b', 'c', 'd') + OOPS,
+                       'ftracetest.txt': crash_results([('a', 'PASS'), ('b', 'PASS'),
+                                                        ('c', 'PASS'), ('d', None)])})[0],
+          1)
+    # Case a has an instance run, after every top-level run: it is owed.
+    check('crash: a case whose instance run is owed runs again',
+          end('instance', {'console.log': JOB_START + starts('a', 'b', 'c') + OOPS,
+                           'ftracetest.txt': crash_results([('a', 'PASS'), ('b', 'PASS'),
+                                                            ('c', None)])},
+              flags={'a': 'instance'})[1][0],
+          'ftrace/a.tc ftrace/d.tc')
+    check('crash: died in an instance run: the other cases\' instance runs are left',
+          end('in instance', {'console.log': JOB_START + starts('a', 'b', 'c', 'd', 'a+', 'b+') +
+                              OOPS, 'ftracetest.txt': crash_results(
+                                  [('a', 'PASS'), ('b', 'PASS'), ('c', 'PASS'), ('d', 'PASS'),
+                                   ('a+', 'PASS'), ('b+', None)])},
+              flags={'a': 'instance', 'b': 'instance', 'd': 'instance'})[1][:2],
+          ['ftrace/d.tc', '0'])
+    # The first guest: last.d stays at the end of what is left.
+    lp_start = '[    9.000000] ftrace-harness: start livepatch 1 test-x.sh\n'
+    check('crash: died in the last livepatch test: a boot for last.d alone',
+          end('last.d', {'console.log': JOB_START + lp_start + OOPS},
+              tests=['livepatch/test-x.sh'], last=1)[1][:2],
+          ['none', '1'])
+    check('crash: died in a case: last.d is left too',
+          end('last.d left', {'console.log': JOB_START + starts('a') + OOPS,
+                              'ftracetest.txt': crash_results([('a', None)])}, last=1)[1][:2],
+          ['ftrace/b.tc ftrace/c.tc ftrace/d.tc', '1'])
+
+    # The summary of a case run again for its instance run: only that run
+    # counts from the second boot.
+    with tempfile.TemporaryDirectory() as d:
+        crash_tree(d, {'a': 'instance'})
+        crash_boot(d, 'guest1', 'abcd', {
+            'dmesg-boot.txt': DMESG, 'console.log': JOB_START + starts('a', 'b', 'c') + OOPS,
+            'ftracetest.txt': crash_results([('a', 'PASS'), ('b', 'PASS'), ('c', None)]),
+            'log-problems.txt': OOPS_PROBLEMS})
+        crash_boot(d, 'guest1.boot2', 'ad', finished(crash_results(
+            [('a', 'FAIL'), ('d', 'PASS'), ('a+', 'PASS')]), starts('a', 'd', 'a+')))
+        p = summarize_proc(d, BOOT_NONPASS + [('ftracetest: crash - case C', 'CRASH'),
+                                              OOPS_WAIVE])
+        table = [l for l in p.stdout.splitlines() if re.match(r'^\S+ +ftracetest: crash', l)]
+        check('crash: a case run again for its instance run counts that run alone',
+              (p.returncode, table),
+              (0, ['PASS              ftracetest: crash - case A',
+                   'PASS              ftracetest: crash - case B',
+                   'KNOWN-CRASH       ftracetest: crash - case C',
+                   'PASS              ftracetest: crash - case D',
+                   'PASS              ftracetest: crash - case A (instance)']))
+        if p.returncode:
+            print(p.stdout)
+
+
+# A stand-in for qemu-run.sh: the job's share "runs", each case passing
+# but those of $FAKE_CRASH, where the kernel dies (the files such a boot
+# leaves); last.d when the job says so.
+FAKE_QEMU_RUN = r"""#!/bin/bash
+while getopts "k:m:o:j:t:" opt; do
+	case $opt in o) out=$OPTARG ;; j) job=$OPTARG ;; *) ;; esac
+done
+rm -rf "$out"
+mkdir -p "$out"
+cp "$job" "$out/job.sh"
+echo "${FH_KCMDLINE:-}" > "$out/cmdline.txt"
+ftdir=$(sed -n 's/^FH_FTRACETEST=//p' "$job")
+tests=$(sed -n 's/^FH_TESTS="\(.*\)"$/\1/p' "$job")
+con=$out/console.log
+echo "harness-guest: kernel 6.12.0, 2 CPUs online, running /tmp/out/job.sh" > "$con"
+n=0
+for t in $tests; do
+	[ "$t" = none ] && continue
+	n=$((n + 1))
+	printf '[    %d.000000] ftrace-harness: start ftracetest %d test.d/%s\n' $n $n "$t" >> "$con"
+	printf '[%d] %s' $n "$(sed -n 's/^# description: *//p' "$ftdir/test.d/$t")" >> "$out/ftracetest.txt"
+	case " $FAKE_CRASH " in
+	*" $t "*)
+		printf '[   %d.100000] BUG: kernel NULL pointer dereference\n[   %d.100000] Oops: 0000 [#1] SMP\n' \
+			$n $n | tee -a "$con" > "$out/log-problems.txt"
+		echo "qemu-run.sh: FAIL: guest did not finish its job" > "$out/runner.txt"
+		exit 1 ;;
+	esac
+	printf '\t[PASS]\n' >> "$out/ftracetest.txt"
+done
+[ $n -eq 0 ] || printf '\n# of passed:  %d\n# of failed:  0\n' $n >> "$out/ftracetest.txt"
+if grep -q '^FH_LAST=1' "$job"; then
+	echo "[   99.000000] ftrace-harness: start last 1 last.d/anomaly.tc" >> "$con"
+	printf '[1] crash - the last case\t[PASS]\n\n# of passed:  1\n# of failed:  0\n' \
+		> "$out/ftracetest-last.txt"
+fi
+: > "$out/dmesg.txt"
+echo 0 > "$out/job.status"
+echo "fh-taint: 0" >> "$con"
+"""
+
+
+def test_check_guests():
+    """check-guests.sh with a stand-in qemu-run.sh: a guest boots again
+    after each case its kernel died in, at most FH_EXTRA_BOOTS times;
+    last.d once, in the first guest's last boot."""
+    with tempfile.TemporaryDirectory() as d:
+        tree = os.path.join(d, 'harness')
+        for sub in ('host', 'report', 'guest'):
+            os.makedirs(os.path.join(tree, sub))
+        for src in ('host/check-guests.sh', 'host/remaining.py', 'report/summarize.py'):
+            shutil.copy(os.path.join(HARNESS, src), os.path.join(tree, src))
+        with open(os.path.join(tree, 'host', 'qemu-run.sh'), 'w') as f:
+            f.write(FAKE_QEMU_RUN)
+        os.chmod(os.path.join(tree, 'host', 'qemu-run.sh'), 0o755)
+        ftdir = os.path.join(d, 'ftracetest')
+        crash_tree(ftdir, last=True)
+        shards = os.path.join(d, 'shards.txt')
+        with open(shards, 'w') as f:
+            f.write('ftrace/a.tc ftrace/b.tc ftrace/c.tc\nftrace/d.tc\n')
+
+        def run(extra, crash):
+            res = os.path.join(d, 'results-%s' % extra)
+            p = subprocess.run([os.path.join(tree, 'host', 'check-guests.sh'), shards, res,
+                                '/k', '/m', '60', ftdir, '/lp'], capture_output=True, text=True,
+                               env=dict(os.environ, FH_EXTRA_BOOTS=extra, FAKE_CRASH=crash,
+                                        PYTHONDONTWRITEBYTECODE='1'))
+            boots = sorted(x for x in os.listdir(res) if os.path.isdir(os.path.join(res, x)))
+            return p, res, boots
+
+        def job(res, b):
+            text = open(os.path.join(res, b, 'job.sh')).read()
+            return (re.search(r'^FH_TESTS="(.*)"', text, re.M).group(1),
+                    re.search(r'^FH_LAST=(\d)', text, re.M).group(1),
+                    'kprobe_event=' in open(os.path.join(res, b, 'cmdline.txt')).read(),
+                    os.path.exists(os.path.join(res, b, 'ftracetest-last.txt')))
+        p, res, boots = run('3', 'ftrace/a.tc ftrace/b.tc')
+        check('check-guests: booted again after each case it died in',
+              (p.returncode, boots, [job(res, b) for b in boots]),
+              (1, ['guest1', 'guest1.boot2', 'guest1.boot3', 'guest2'],
+               [('ftrace/a.tc ftrace/b.tc ftrace/c.tc', '1', False, False),
+                ('ftrace/b.tc ftrace/c.tc', '1', True, False),
+                ('ftrace/c.tc', '1', True, True),
+                ('ftrace/d.tc', '0', True, False)]))
+        check('check-guests: says which case and what is left',
+              ('g1| check-guests.sh: guest 1, boot 1: died in ftrace/a.tc: crash - case A: '
+               'the kernel died in it: BUG: kernel NULL pointer dereference' in p.stdout,
+               'g1| check-guests.sh: guest 1, boot 3: the 1 tests left, last.d' in p.stdout),
+              (True, True))
+        if len(boots) != 4:
+            print(p.stdout, p.stderr)
+        known = os.path.join(d, 'known.txt')
+        with open(known, 'w') as f:
+            f.write('ftracetest: crash - case A | CRASH | planted\n'
+                    'ftracetest: crash - case B | CRASH | planted\n'
+                    'waive: Oops: 0000 \\[#1\\] SMP | planted\n'
+                    'waive: BUG: kernel NULL pointer | planted\n')
+        empty = os.path.join(d, 'empty.txt')
+        open(empty, 'w').close()
+        env = dict(os.environ, FH_EXPECTED_BOOT=empty, FH_EXPECTED_KUNIT=empty,
+                   PYTHONDONTWRITEBYTECODE='1')
+        s = subprocess.run([sys.executable, os.path.join(HERE, 'summarize.py'), res, known,
+                            ftdir], capture_output=True, text=True, env=env)
+        check('check-guests: the summary of the boots: the crashes listed, the rest passes',
+              (s.returncode, s.stdout.strip().splitlines()[-1]),
+              (0, '5 passed, 0 failed, 2 skipped'))
+        if s.returncode:
+            print(s.stdout, s.stderr)
+        p, res, boots = run('1', 'ftrace/a.tc ftrace/b.tc')
+        s = subprocess.run([sys.executable, os.path.join(HERE, 'summarize.py'), res, known,
+                            ftdir], capture_output=True, text=True, env=env)
+        check('check-guests: FH_EXTRA_BOOTS=1: the case after the second crash has no result',
+              (boots, 'no boot left (FH_EXTRA_BOOTS=1)' in p.stdout, s.returncode,
+               "ftracetest: crash - case C [FAIL]: in this guest's share, no result" in s.stdout,
+               "ftracetest: crash - the last case [FAIL]: in this guest's share" in s.stdout),
+              (['guest1', 'guest1.boot2', 'guest2'], True, 1, True, True))
+        p, res, boots = run('3', '')
+        check('check-guests: nothing dies: one boot a guest',
+              (p.returncode, boots), (0, ['guest1', 'guest2']))
+
+
+def test_watchdog_death():
+    """case-watchdog.sh ends the boot when the kernel dies (taint D) while
+    a case runs, and only then: not when it was dead at the job's start,
+    not outside job-check.sh (no FH_TAINT_START)."""
+    def run(start, taint, secs=20):
+        with tempfile.TemporaryDirectory() as d:
+            logs = os.path.join(d, 'logs')
+            os.mkdir(logs)
+            open(os.path.join(logs, '3-slow.tc-log.AbCdEf'), 'w').close()
+            with open(os.path.join(d, 'tainted'), 'w') as f:
+                f.write('%d\n' % taint)
+            ft = subprocess.Popen(['sleep', str(secs)])
+            env = dict(os.environ, FH_CASE_FLOOR='0', FH_CASE_POLL='1',
+                       FH_TAINTED=os.path.join(d, 'tainted'),
+                       FH_SYSRQ=os.path.join(d, 'sysrq'))
+            env.pop('FH_TAINT_START', None)
+            if start is not None:
+                env['FH_TAINT_START'] = str(start)
+            t0 = time.time()
+            wd = subprocess.Popen([os.path.join(GUEST, 'case-watchdog.sh'), str(ft.pid), logs,
+                                   d, '/dev/null', '100'], env=env, stdout=subprocess.PIPE,
+                                  text=True)
+            # Gone at once when it ends the boot, else when the case ends.
+            try:
+                out = wd.communicate(timeout=secs - 2)[0]
+            except subprocess.TimeoutExpired:
+                ft.wait()
+                out = wd.communicate()[0]
+            gone = time.time() - t0 < secs - 1
+            ft.kill()
+            ft.wait()
+            sysrq = os.path.join(d, 'sysrq')
+            return (open(sysrq).read().strip() if os.path.exists(sysrq) else None,
+                    'the kernel died (taint %d) while case 3 (slow.tc) ran' % taint in out,
+                    gone)
+    # At once: each waits for its stand-in case to end.
+    cases = (('the kernel died while a case ran: the boot ends', (0, 640, 20),
+              ('b', True, True)),
+             ('dead before the job started: goes on', (128, 640, 4), (None, False, False)),
+             ('not dead: goes on', (0, 512, 4), (None, False, False)),
+             ('outside job-check.sh: no such check', (None, 640, 4), (None, False, False)))
+    with concurrent.futures.ThreadPoolExecutor(len(cases)) as pool:
+        got = list(pool.map(lambda c: run(*c[1]), cases))
+    for (name, _, want), g in zip(cases, got):
+        check('watchdog: ' + name, g, want)
+
+
 test_parsers()
 test_logscan()
 test_summary()
 test_retries()
 test_guests()
 test_watchdog()
+test_watchdog_death()
 test_hang_dump()
 test_stale_watch()
 test_bench_report()
 test_audit()
 test_accel()
 test_layout()
+test_crash()
+test_check_guests()
 print('harness self-test: %d passed, %d failed' %
       (results.count(True), results.count(False)))
 sys.exit(0 if all(results) else 1)

@@ -11,8 +11,15 @@ livepatch.txt, log-problems.txt, runner.txt, job.status; prints a table of every
 its result, the listed results with their reasons, and a closing line
 'N passed, N failed, N skipped'.  The same text goes to OUTDIR/summary.txt.
 
+A guest whose kernel died in a test was booted again with the rest of
+its share (check-guests.sh): OUTDIR/guestN.boot2, .boot3... are read as
+part of guest N.  Each test of the share gets one result: from the boot
+that ran it before any death, CRASH for the test a boot died in (the
+kernel died, or the boot ended, while it ran: boot_end()), and a FAIL
+for a test no boot ran.
+
 Only PASS passes.  Any other result (FAIL, UNRESOLVED, UNTESTED,
-UNSUPPORTED, XFAIL, SKIP) counts as failed unless KNOWN_FAILURES lists the
+UNSUPPORTED, XFAIL, SKIP, CRASH) counts as failed unless KNOWN_FAILURES lists the
 test with that very result and a reason; listed ones are counted as
 skipped and printed with their reason.  A listed test that got another
 result, passed, or (in a run that selected it) did not run at all fails
@@ -24,8 +31,11 @@ kselftest of a guest's share that printed no result fails too, so does a
 KTAP plan that does not match the results parsed.  Every guest must end
 with its 'fh-taint: N' console line (guest-init.sh) and without the D
 (died) or B (bad page) taint; a die line ('... [#N]') anywhere in its
-kernel log fails the run, whatever is listed.  Exit status 1 on any
-failure.
+kernel log fails the run, whatever is listed.  The one exception is the
+boot of a CRASH that KNOWN_FAILURES lists: its missing taint line, its
+D taint and its unfinished job are what that crash explains, and its
+die lines may be waived by pattern like any other line.  Exit status 1
+on any failure.
 
 KNOWN_FAILURES has one test per line, 'NAME | RESULT | reason', NAME
 exactly as the table prints it, RESULT the one it is expected to get;
@@ -34,6 +44,7 @@ Python regular expression) matches, and only those ('#' starts a
 comment line).  FH_VARIANT and FH_ARCH (ours/stock, x86_64/arm64) choose
 the lines of expected-kunit.txt that apply.
 """
+import collections
 import os
 import re
 import sys
@@ -174,12 +185,14 @@ def case_name(desc, line):
     return desc.strip() + (' (instance)' if '(instance)' in line else '')
 
 
-def ftracetest(text, requires, suite='ftracetest', stopped=None):
+def ftracetest(text, requires, suite='ftracetest', stopped=None, cut_short=True):
     """Results and totals of one ftracetest run.
 
     stopped: case number -> why case-watchdog.sh stopped it, given as the
     reason of its FAIL.  A run cut short ends with a case's "[N] desc"
-    and no result: that case is a FAIL too, the one the guest stopped in.
+    and no result: that case is a FAIL too, the one the guest stopped in
+    (cut_short=False: no result, for the boots of a guest whose kernel
+    died, where boot_end() names that case).
     """
     results = []
     totals = {}
@@ -203,7 +216,7 @@ def ftracetest(text, requires, suite='ftracetest', stopped=None):
             totals[m.group(1)] = int(m.group(2))
     last = [l for l in lines if l.strip()][-1:]
     m = re.match(CASE_LINE + r'(.*\S)\s*$', last[0]) if last else None
-    if m and not totals and not re.search(r'\[\w+\]\s*$', last[0]):
+    if cut_short and m and not totals and not re.search(r'\[\w+\]\s*$', last[0]):
         results.append((suite, case_name(m.group(2), last[0]), 'FAIL',
                         'cut short: the guest stopped while this case ran'))
     return results, totals
@@ -301,9 +314,11 @@ def expected_kunit():
 
 
 # The results a known-failure entry may expect.
-RESULT_WORDS = ('FAIL', 'UNRESOLVED', 'UNTESTED', 'UNSUPPORTED', 'XFAIL', 'SKIP')
+RESULT_WORDS = ('FAIL', 'UNRESOLVED', 'UNTESTED', 'UNSUPPORTED', 'XFAIL', 'SKIP',
+                'CRASH')
 # Results no entry may list: log lines are waived by pattern ('waive:'),
-# and a die line or a D or B taint is never excused.
+# and a die line or a D or B taint is never excused (but in the boot of
+# a listed CRASH, see main()).
 LOG_RESULT = 'guest: kernel log free of oops/BUG/WARNING/lockdep/stall/hung task'
 TAINT_RESULT = 'guest: kernel not tainted D (died) or B (bad page) at the end'
 UNLISTABLE = (LOG_RESULT, TAINT_RESULT)
@@ -341,7 +356,8 @@ def load_known(path):
         elif name in UNLISTABLE:
             bad.append((line, 'cannot be listed: kernel log lines are waived by '
                         "pattern ('waive: PATTERN | reason'), and a die line or "
-                        'a D or B taint never is'))
+                        'a D or B taint never is (but in the boot of a test '
+                        'listed as CRASH)'))
         elif name in known:
             bad.append((line, 'listed twice'))
         else:
@@ -455,30 +471,348 @@ def with_retries(results, retry_text, requires):
     return out
 
 
-def guest_results(gdir, first, requires):
-    """Results and harness problems of one guest.
+# A guest's boots.  check-guests.sh boots a guest again when its kernel
+# died in a test: RESULTS/guestN is the first boot, guestN.boot2,
+# guestN.boot3... the next ones, each running what the one before left
+# (host/remaining.py, from the functions below).
 
-    Boot self-tests and KUnit are read from the log the job saved when it
-    started (dmesg-boot.txt): the suites can push the boot lines out of
-    the kernel's log buffer before dmesg.txt is taken at the end.  Only
-    the first guest runs the boot self-tests; every guest runs KUnit, and
-    a later guest's KUnit result is reported only when it is not PASS
-    (the first guest's table lists each case once).
+def guest_boots(gdir, out):
+    """The boots of the guest in @gdir, first first: @gdir, then its
+    guestN.bootM siblings."""
+    if gdir == out:
+        return [gdir]
+    parent, base = os.path.split(gdir)
+    more = []
+    for d in os.listdir(parent):
+        m = re.match(re.escape(base) + r'\.boot(\d+)$', d)
+        if m and os.path.isdir(os.path.join(parent, d)):
+            more.append((int(m.group(1)), os.path.join(parent, d)))
+    return [gdir] + [d for _, d in sorted(more)]
+
+
+def job_tests(gdir):
+    """(tests, last) of a boot's job.sh: its FH_TESTS as a list, None when
+    it ran everything (no FH_TESTS, or an empty one), [] for 'none' (a
+    boot for last.d alone); and whether it ran last.d (FH_LAST)."""
+    job = read(os.path.join(gdir, 'job.sh')) or ''
+    m = re.search(r'^FH_TESTS="([^"]*)"', job, re.M)
+    tests = m.group(1).split() if m else []
+    last = not re.search(r'^FH_LAST=0', job, re.M)
+    if tests == ['none']:
+        return [], last
+    return tests or None, last
+
+
+# One run of a test in a boot: kind 'tc' (an ftracetest case at the top
+# level), 'tc-instance' (its run in an instance), 'livepatch', 'last'
+# and 'last-instance' (last.d's cases); path as FH_TESTS names it
+# ('ftrace/x.tc', 'livepatch/test-x.sh'; 'last.d/x.tc'); suite and name
+# as the table prints them.
+Run = collections.namedtuple('Run', 'kind path suite name')
+
+
+def run_key(run):
+    return (run.kind, run.path)
+
+
+def tc_info(ftdir, path):
+    """(description, whether it has an instance run) of the ftracetest
+    case at @path under FTRACETEST_DIR, read as ftracetest reads them."""
+    text = read(os.path.join(ftdir, path)) or ''
+    m = re.search(r'^#[ \t]*description:(.*)$', text, re.M)
+    return (m.group(1).strip() if m else path,
+            bool(re.search(r'^#[ \t]*flags:.*instance', text, re.M)))
+
+
+def last_cases(ftdir):
+    """last.d's cases ('last.d/x.tc'), in ftracetest's order for a
+    directory (find | sort)."""
+    found = []
+    for root, _, files in os.walk(os.path.join(ftdir, 'last.d')):
+        found += [os.path.join(root, f) for f in files if f.endswith('.tc')]
+    return [os.path.relpath(p, ftdir) for p in sorted(found)]
+
+
+def run_order(tests, last, ftdir):
+    """The runs of a boot's job in the order the guest makes them
+    (job-check.sh): the ftracetest cases of @tests in the order given (a
+    list given to ftracetest is not sorted), then the instance runs of
+    those whose flags ask for one (ftracetest's second loop), the
+    livepatch kselftests, then, with @last, the cases of last.d."""
+    def cases(kind, paths, under):
+        info = [(p, tc_info(ftdir, under + p)) for p in paths]
+        return ([Run(kind, p, 'ftracetest', d) for p, (d, _) in info] +
+                [Run(kind + '-instance', p, 'ftracetest', d + ' (instance)')
+                 for p, (d, inst) in info if inst])
+    tests = tests or []
+    order = cases('tc', [t for t in tests if not t.startswith('livepatch/')], 'test.d/')
+    order += [Run('livepatch', t, 'livepatch', t[len('livepatch/'):])
+              for t in tests if t.startswith('livepatch/')]
+    if last:
+        order += cases('last', last_cases(ftdir), '')
+    return order
+
+
+def boot_runs(gdir, requires):
+    """What a boot's result files say: (kinds of run, results) pairs."""
+    def results(fn, req, suite='ftracetest', stopped=None):
+        return ftracetest(read(os.path.join(gdir, fn)) or '', req, suite,
+                          stopped, cut_short=False)[0]
+    ft = with_retries(results('ftracetest.txt', requires, stopped=stopped_cases(gdir)),
+                      read(os.path.join(gdir, 'ftracetest-retry.txt')), requires)
+    return ((('tc', 'tc-instance'), ft),
+            (('last', 'last-instance'), results('ftracetest-last.txt', requires)),
+            (('livepatch',), results('livepatch.txt', {}, 'livepatch')))
+
+
+def assign(order, runs):
+    """Run key -> its result in this boot, each result given to the first
+    run of @order of its name without one; and the results no run names."""
+    got, extra = {}, []
+    for kinds, results in runs:
+        for r in results:
+            run = next((x for x in order if x.kind in kinds and x.name == r[1]
+                        and run_key(x) not in got), None)
+            if run:
+                got[run_key(run)] = r
+            else:
+                extra.append(r)
+    return got, extra
+
+
+# A test's start in the kernel log: job-check.sh's lines, written to
+# /dev/kmsg as each ftracetest case and livepatch kselftest starts,
+# 'ftrace-harness: start RUN N [(instance) ]PATH', RUN ftracetest, retry
+# (timing-cases.txt's second run), last (last.d) or livepatch; 'harness'
+# for a step of the job after the tests (the kmemleak scan).
+START_LINE = re.compile(r'\[\s*\d+\.\d+\] ftrace-harness: start (\w+) \d+\s+'
+                        r'(\(instance\)\s+)?(\S+)')
+# Where the kernel died: a die line ('Oops: 0000 [#1] PREEMPT SMP') or a
+# panic; and the first line of the report (the die line unless one of
+# these comes first), and where it died (x86's RIP, arm64's pc).
+DEATH_LINE = re.compile(r'\[\s*\d+\.\d+\] .*(?:\[#\d+\]|Kernel panic)')
+DEATH_FIRST = re.compile(r'\[\s*\d+\.\d+\] (?:BUG:|kernel BUG|Unable to handle|'
+                         r'general protection fault|Internal error|Kernel panic)')
+DEATH_WHERE = re.compile(r'\[\s*\d+\.\d+\] ((?:RIP: |pc : )\S+)')
+# guest-init.sh's line as it starts the job.
+JOB_START = 'harness-guest: kernel '
+
+
+def start_key(m):
+    """The run key a START_LINE match names."""
+    run, inst, path = m.group(1), m.group(2), m.group(3)
+    if run not in ('ftracetest', 'retry', 'last', 'livepatch'):
+        return (run, path)          # the harness's own step, no test
+    if run == 'livepatch':
+        return ('livepatch', 'livepatch/' + path)
+    if run == 'last':
+        return ('last-instance' if inst else 'last', path[path.rfind('last.d/'):])
+    i = path.rfind('test.d/')
+    path = path[i + len('test.d/'):] if i >= 0 else path
+    if run == 'retry':
+        return ('retry', path)
+    return ('tc-instance' if inst else 'tc', path)
+
+
+def death_text(lines, death):
+    """The first line of the report ending in the die or panic line at
+    @death, with where the kernel was ('; RIP: 0010:f+0x1/0x2')."""
+    first = death
+    for i in range(death - 1, max(death - 30, -1), -1):
+        if START_LINE.search(lines[i]):
+            break
+        if DEATH_FIRST.search(lines[i]):
+            first = i
+    text = re.sub(r'^.*?\[\s*\d+\.\d+\]\s*', '', lines[first]).strip()
+    where = next((m.group(1) for l in lines[death:death + 60]
+                  for m in [DEATH_WHERE.search(l)] if m), None)
+    return text + ('; ' + where if where else '')
+
+
+# How a boot ended: died (its job did not finish, or its kernel died after
+# the job started), started (the job started), cut (the runs of its
+# order before this index count), crashed (the run it died in, or None)
+# and why.
+BootEnd = collections.namedtuple('BootEnd', 'died started cut crashed why')
+
+
+def boot_state(gdir):
+    """(console lines, index of the job's start or None, index of the first
+    die or panic line after it or None, whether the job finished)."""
+    lines = [l.rstrip('\r') for l in (read(os.path.join(gdir, 'console.log')) or '').splitlines()]
+    start = next((i for i, l in enumerate(lines) if JOB_START in l), None)
+    death = None
+    if start is not None:
+        death = next((i for i in range(start, len(lines)) if DEATH_LINE.search(lines[i])), None)
+    return lines, start, death, os.path.exists(os.path.join(gdir, 'job.status'))
+
+
+def boot_died(gdir):
+    """Whether a boot's job started, and then its kernel died or the job
+    did not finish."""
+    _, start, death, finished = boot_state(gdir)
+    return start is not None and (death is not None or not finished)
+
+
+def boot_end(gdir, order, got):
+    """How the boot in @gdir ended, its runs @order and their results @got.
+
+    The run the kernel died in is the one whose start line (START_LINE)
+    is the last before the first die or panic line; with no death in the
+    log (a hang until the limit, QEMU gone), the last started, if it has
+    no result.  Without start lines, the first run without a result.  Its
+    results after that run are not counted: they ran on a kernel that
+    had died, or never ran.
+    """
+    lines, start, death, finished = boot_state(gdir)
+    if start is None:
+        return BootEnd(not finished, False, len(order) if finished else 0, None,
+                       'it died before its job started')
+    if finished and death is None:
+        return BootEnd(False, True, len(order), None, 'its job finished')
+    pos = {run_key(r): i for i, r in enumerate(order)}
+    ft_end = next((i for i, r in enumerate(order) if not r.kind.startswith('tc')), len(order))
+    runner = read(os.path.join(gdir, 'runner.txt')) or ''
+    if death is not None:
+        why = 'the kernel died in it: ' + death_text(lines, death)
+    elif 'killed after the' in runner:
+        why = 'the guest was killed at its time limit while it ran, no oops, BUG or panic in its log'
+    else:
+        why = 'QEMU exited while it ran, no oops, BUG or panic in its log'
+    starts = [(i, start_key(m)) for i, l in enumerate(lines[start:], start)
+              for m in [START_LINE.search(l)] if m]
+    before = [k for i, k in starts if death is None or i < death]
+
+    def place(key):
+        """(index, run) of a start line's run; a second run (retry) stands
+        after every ftracetest run, its case's top-level run the one named."""
+        if key[0] == 'retry':
+            key = ('tc', key[1])
+            return (ft_end, order[pos[key]]) if key in pos else None
+        return (pos[key], order[pos[key]]) if key in pos else None
+    placed = place(before[-1]) if before else None
+    if placed:
+        at, run = placed
+        if before[-1][0] == 'retry':
+            retried = ftracetest(read(os.path.join(gdir, 'ftracetest-retry.txt')) or '',
+                                 {}, cut_short=False)[0]
+            done = any(r[1] == run.name for r in retried)
+        else:
+            done = run_key(run) in got
+        if death is not None or not done:
+            return BootEnd(True, True, at, run, why)
+        return BootEnd(True, True, at if before[-1][0] == 'retry' else at + 1, None,
+                       'it died between two tests, after %s' % run.name)
+    if starts and not before:
+        return BootEnd(True, True, 0, None, 'the kernel died before its first test: ' +
+                       death_text(lines, death))
+    # No start lines: the first run without a result.
+    i = next((i for i, r in enumerate(order) if run_key(r) not in got), None)
+    if i is None:
+        return BootEnd(True, True, len(order), None,
+                       'it died after its last test' +
+                       (': ' + death_text(lines, death) if death is not None else ''))
+    return BootEnd(True, True, i, order[i], why)
+
+
+def crash_log(gdir, order, run):
+    """The ftracetest log of the run a boot died in, or None: ftracetest
+    numbers its runs in order, the instance runs after the others."""
+    if not run.kind.startswith(('tc', 'last')):
+        return None
+    group = [r for r in order if r.kind.split('-')[0] == run.kind.split('-')[0]]
+    n = group.index(run) + 1
+    ldir = os.path.join(gdir, 'ftracetest-logs' + ('-last' if run.kind.startswith('last') else ''))
+    try:
+        files = sorted(f for f in os.listdir(ldir) if f.startswith('%d-' % n) and '-log.' in f)
+    except OSError:
+        files = []
+    return os.path.join(ldir, files[0]) if files else None
+
+
+def chain_results(boots, requires, ftdir):
+    """Test results of a guest's boots, each test of its share once.
+
+    The first boot's job names the share.  A boot's results count up to
+    the run it died in (boot_end()); that run is a CRASH, and the other
+    runs of its test go with it (no boot runs that test again); the runs
+    after it are owed to the next boot.  A run still owed after the last
+    boot has no result: a FAIL.  A boot that runs a case again for its
+    instance run alone (the instance runs follow all the others) counts
+    only that one.  Returns (results, crashes: (boot, full name, log or
+    None), ends: boot -> BootEnd).
+    """
+    tests, last = job_tests(boots[0])
+    share = run_order(tests, last, ftdir)
+    owed = {run_key(r) for r in share}
+    counted, extra, crashes, ends, gone = {}, [], [], {}, set()
+    for b in boots:
+        t, lst = job_tests(b)
+        order = run_order(t, lst, ftdir)
+        got, more = assign(order, boot_runs(b, requires))
+        end = ends[b] = boot_end(b, order, got)
+        extra += more
+        for r in order[:end.cut]:
+            if run_key(r) in owed and run_key(r) in got:
+                counted[run_key(r)] = got[run_key(r)]
+                owed.discard(run_key(r))
+        if end.crashed:
+            r = end.crashed
+            nxt = boots.index(b) + 1
+            why = '%s (%s%s)' % (end.why, os.path.basename(b),
+                                 ('; its share went on in %s' % os.path.basename(boots[nxt])
+                                  if nxt < len(boots) else ''))
+            counted[run_key(r)] = (r.suite, r.name, 'CRASH', why)
+            owed = {k for k in owed if k[1] != r.path}
+            gone.add(r.path)
+            crashes.append((b, '%s: %s' % (r.suite, r.name), crash_log(b, order, r)))
+    results = []
+    lastb = ends[boots[-1]]
+    for r in share:
+        if run_key(r) in counted:
+            results.append(counted[run_key(r)])
+        elif r.path not in gone:
+            results.append((r.suite, r.name, 'FAIL', "in this guest's share, no result%s" %
+                            ('; its last boot, %s, died before it (%s)' %
+                             (os.path.basename(boots[-1]), lastb.why) if lastb.died else '')))
+    return results + extra, crashes, ends
+
+
+def chained(boots):
+    """Whether a guest's results are read boot by boot (chain_results()):
+    its job named a share, and it booted more than once or its one boot
+    died."""
+    return job_tests(boots[0])[0] is not None and (len(boots) > 1 or boot_died(boots[0]))
+
+
+def totals_problems(text, requires, what, suite='ftracetest'):
+    """An ftracetest run's totals against its results, for a boot whose
+    job finished (one that died never printed them)."""
+    if text is None:
+        return []
+    return [p for p in ftracetest_run(text, requires, what, suite)[1]
+            if not p.endswith('produced no results')]
+
+
+# runner.txt lines (qemu-run.sh) that only say a boot did not finish.
+UNFINISHED = ('guest did not finish its job', 'guest killed after the')
+
+
+def boot_log_results(gdir, first, tag):
+    """Boot self-tests (first guest only) and KUnit of a guest's first boot.
+
+    They are read from the log the job saved when it started
+    (dmesg-boot.txt): the suites can push the boot lines out of the
+    kernel's log buffer before dmesg.txt is taken at the end.  Every guest
+    runs KUnit, and a later guest's KUnit result is reported only when it
+    is not PASS (the first guest's table lists each case once).  A
+    guest's later boots run the same kernel on the same command line (the
+    first guest's skip the boot self-tests): their KUnit is not read.
     """
     results, problems = [], []
-    tag = '' if first else ' (%s)' % os.path.basename(gdir)
-    for line in (read(os.path.join(gdir, 'runner.txt')) or '').splitlines():
-        problems.append(line.replace('qemu-run.sh: FAIL: ', '') + tag)
-    status = read(os.path.join(gdir, 'job.status'))
-    if read(os.path.join(gdir, 'dmesg.txt')) is None:
-        problems.append('guest left no dmesg.txt (it did not finish)' + tag)
-    if status is None or status.strip() != '0':
-        problems.append('guest job did not finish (status %s)%s' %
-                        (status.strip() if status else 'missing', tag))
     dmesg = (read(os.path.join(gdir, 'dmesg-boot.txt')) or
              read(os.path.join(gdir, 'dmesg.txt')) or
              read(os.path.join(gdir, 'console.log')) or '')
-
     if first:
         boot = boot_selftests(dmesg)
         have = {name for _, name, _, _ in boot}
@@ -505,14 +839,18 @@ def guest_results(gdir, first, requires):
     results += [('kunit', name + tag, 'FAIL',
                  'no result in the kernel log (expected-kunit.txt)')
                 for name in expected_kunit() if name not in have]
+    return results, problems
 
+
+def share_results(gdir, requires, tag):
+    """Test results and problems of a guest that booted once and did not
+    die: its result files as they are, each checked against its totals."""
+    results, problems = [], []
     job = read(os.path.join(gdir, 'job.sh')) or ''
     m = re.search(r'^FH_TESTS="([^"]*)"', job, re.M)
     share = m.group(1).split() if m else []
     has_tc = not share or any(t.endswith('.tc') for t in share)
     has_last = not re.search(r'^FH_LAST=0', job, re.M)
-    for line in (read(os.path.join(gdir, 'case-watchdog-error.txt')) or '').splitlines():
-        problems.append('case watchdog did not run: %s%s' % (line, tag))
     for fn, what, expected in (('ftracetest.txt', 'ftracetest', has_tc),
                                ('ftracetest-last.txt', 'ftracetest last.d', has_last)):
         text = read(os.path.join(gdir, fn))
@@ -529,18 +867,9 @@ def guest_results(gdir, first, requires):
     # Client suites written in ftracetest's format by the guest job; a
     # kernel or share without them (no livepatch.txt at all) has nothing
     # to report.
-    # kmemleak.txt: the DEBUG=1 kernel's leak scan after the suites, one
-    # result per guest (named with the guest), where each livepatch
-    # script runs in one guest only.
-    for fn, what, suite, per_guest in (
-            ('livepatch.txt', 'livepatch kselftests', 'livepatch', False),
-            ('kmemleak.txt', 'kmemleak scan', 'kmemleak', True)):
-        text = read(os.path.join(gdir, fn))
-        if text is None:
-            continue
-        ft, ft_problems = ftracetest_run(text, {}, what, suite)
-        if per_guest:
-            ft = [(s, n + tag, r, w) for s, n, r, w in ft]
+    text = read(os.path.join(gdir, 'livepatch.txt'))
+    if text is not None:
+        ft, ft_problems = ftracetest_run(text, {}, 'livepatch kselftests', 'livepatch')
         results += ft
         problems += [p + tag for p in ft_problems]
     # Every livepatch kselftest of the share reports a result: a kernel
@@ -554,15 +883,75 @@ def guest_results(gdir, first, requires):
     return results, problems
 
 
-def log_results(logp, waivers):
-    """The kernel log result from the guests' log-problems lines: a line
-    fails unless a waiver's pattern matches it; a die line always fails.
-    Returns (result, unwaived lines, waived (line, reason) pairs, waiver
-    patterns that matched nothing)."""
+def guest_results(boots, first, requires, ftdir):
+    """Results and harness problems of one guest, over its boots.
+
+    Returns (results, problems, crashes, excusable): crashes as
+    chain_results() gives them, excusable maps a boot that died in a test
+    to its problems that only say it did not finish, which a listed CRASH
+    of that test explains (main() decides).
+    """
+    gdir = boots[0]
+    results, problems, excusable = [], [], {}
+    crashes, ends = [], {}
+    chain = chained(boots)
+    if chain:
+        share, crashes, ends = chain_results(boots, requires, ftdir)
+    gtag = '' if first else ' (%s)' % os.path.basename(gdir)
+    for j, b in enumerate(boots):
+        tag = gtag if j == 0 else ' (%s)' % os.path.basename(b)
+        end = ends.get(b)
+        mine = excusable.setdefault(b, []) if end and end.crashed else problems
+        for line in (read(os.path.join(b, 'runner.txt')) or '').splitlines():
+            (mine if any(u in line for u in UNFINISHED) else problems).append(
+                line.replace('qemu-run.sh: FAIL: ', '') + tag)
+        status = read(os.path.join(b, 'job.status'))
+        if read(os.path.join(b, 'dmesg.txt')) is None:
+            mine.append('guest left no dmesg.txt (it did not finish)' + tag)
+        if status is None or status.strip() != '0':
+            (mine if status is None else problems).append(
+                'guest job did not finish (status %s)%s' %
+                (status.strip() if status else 'missing', tag))
+        for line in (read(os.path.join(b, 'case-watchdog-error.txt')) or '').splitlines():
+            problems.append('case watchdog did not run: %s%s' % (line, tag))
+        if j == 0:
+            r, p = boot_log_results(b, first, gtag)
+            results += r
+            problems += p
+            if not chain:
+                r, p = share_results(b, requires, gtag)
+                results += r
+                problems += p
+        if chain and status is not None:
+            for fn, what, suite, req in (
+                    ('ftracetest.txt', 'ftracetest', 'ftracetest', requires),
+                    ('ftracetest-last.txt', 'ftracetest last.d', 'ftracetest', requires),
+                    ('livepatch.txt', 'livepatch kselftests', 'livepatch', {})):
+                problems += [p + tag for p in
+                             totals_problems(read(os.path.join(b, fn)), req, what, suite)]
+        # kmemleak.txt: the DEBUG=1 kernel's leak scan after the suites,
+        # one result per guest (named with the guest), from the boot that
+        # got to the end of the job.
+        text = read(os.path.join(b, 'kmemleak.txt'))
+        if text is not None:
+            ft, ft_problems = ftracetest_run(text, {}, 'kmemleak scan', 'kmemleak')
+            results += [(s, n + gtag, r, w) for s, n, r, w in ft]
+            problems += [p + tag for p in ft_problems]
+    if chain:
+        results += share
+    return results, problems, crashes, excusable
+
+
+def log_results(loglines, waivers):
+    """The kernel log result from the guests' log-problems lines,
+    (line, whether it is of the boot of a listed CRASH) pairs: a line
+    fails unless a waiver's pattern matches it; a die line always fails,
+    but in the boot of a listed CRASH.  Returns (result, unwaived lines,
+    waived (line, reason) pairs, waiver patterns that matched nothing)."""
     bad, waived, used = [], [], set()
-    for line in logp.splitlines():
+    for line, crash_listed in loglines:
         hit = None
-        if not DIE_LINE.search(line):
+        if crash_listed or not DIE_LINE.search(line):
             hit = next((w for w in waivers if w[0].search(line)), None)
         if hit:
             waived.append((line, hit[2]))
@@ -601,24 +990,21 @@ def main():
     problems = []
 
     requires = ftracetest_requires(ftdir)
-    logp = ''
     hangs = []
     case_logs = {}
     taints = []
     selection, ran_all, ran_last = set(), False, False
+    crashes, excusable, boot_dirs = [], {}, []
     for i, gdir in enumerate(guests(out)):
-        case_logs.update(failed_case_logs(gdir))
-        r, p = guest_results(gdir, i == 0, requires)
+        boots = guest_boots(gdir, out)
+        boot_dirs += boots
+        for b in boots:
+            case_logs.update(failed_case_logs(b))
+        r, p, c, e = guest_results(boots, i == 0, requires, ftdir)
         results += r
         problems += p
-        lp = (read(os.path.join(gdir, 'log-problems.txt')) or '').strip()
-        if lp and gdir != out:
-            lp = '\n'.join('%s: %s' % (os.path.basename(gdir), l)
-                           for l in lp.splitlines())
-        logp = '\n'.join(x for x in (logp, lp) if x)
-        for fn in sorted(f for f in os.listdir(gdir) if re.match(r'^case-hang-\d+\.txt$', f)):
-            hangs.append((os.path.join(gdir, fn), read(os.path.join(gdir, fn)) or ''))
-        taints.append((os.path.basename(gdir), guest_taint(gdir)))
+        crashes += c
+        excusable.update(e)
         sel = guest_selection(gdir)
         if sel is None:
             ran_all = True
@@ -626,6 +1012,27 @@ def main():
             selection |= sel
         if not re.search(r'^FH_LAST=0', read(os.path.join(gdir, 'job.sh')) or '', re.M):
             ran_last = True
+    # A boot that died in a test listed as CRASH: what only says it did
+    # not finish is that crash, and so are its missing taint line, its D
+    # taint and its die lines, which the waivers may then match.
+    listed_crash = {b for b, full, _ in crashes if known.get(full, ('',))[0] == 'CRASH'}
+    for b, ps in excusable.items():
+        if b not in listed_crash:
+            problems += ps
+    for b, full, log in crashes:
+        if log:
+            text = read(log) or ''
+            case_logs[full.split(': ', 1)[1]] = (log, text.splitlines()[-FAILED_LOG_LINES:])
+    loglines = []
+    for b in boot_dirs:
+        for line in (read(os.path.join(b, 'log-problems.txt')) or '').strip().splitlines():
+            if b != out:
+                line = '%s: %s' % (os.path.basename(b), line)
+            loglines.append((line, b in listed_crash))
+        for fn in sorted(f for f in os.listdir(b) if re.match(r'^case-hang-\d+\.txt$', f)):
+            hangs.append((os.path.join(b, fn), read(os.path.join(b, fn)) or ''))
+        if b not in listed_crash:
+            taints.append((os.path.basename(b), guest_taint(b)))
 
     # Every guest shard.py gave a share to left its directory: one that
     # never started would otherwise take its share's tests out unseen.
@@ -635,7 +1042,7 @@ def main():
                             '(guest%d): its %d tests did not run' %
                             (n, n, len(share.split())))
 
-    log_result, log_bad, log_waived, waivers_unused = log_results(logp, waivers)
+    log_result, log_bad, log_waived, waivers_unused = log_results(loglines, waivers)
     results.append(log_result)
     results.append(taint_result(taints))
     for p in problems:

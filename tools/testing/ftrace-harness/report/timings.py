@@ -13,6 +13,11 @@ time.  The description on a result line is mapped back to the case's
 path through the '# description:' lines of FTRACETEST_DIR/test.d.  The
 first guest runs the boot self-tests before its share: how much later
 it starts than the others is printed as '(boot-self-tests)'.
+
+A guest booted again after its kernel died in a test (guestN.boot2...,
+check-guests.sh) adds the cases it ran, each once per guest: a case run
+again whole for its instance run alone adds only that run, and a later
+boot's start, without the boot self-tests, says nothing of their cost.
 """
 import os
 import re
@@ -49,22 +54,26 @@ def main():
     paths = descriptions(ftdir)
     costs = {}
     starts = {}
+    seen = {}       # guest -> the runs counted from its boots
     for g in sorted(os.listdir(results)):
         gdir = os.path.join(results, g)
         if not os.path.isdir(gdir):
             continue
+        earlier = seen.setdefault(g.split('.')[0], set())
+        runs = set()
         total = 0.0
         prev = None
         for line in lines_of(os.path.join(gdir, 'timing.txt')):
             stamp, _, rest = line.partition(' ')
             t = float(stamp)
-            m = re.match(r'^\[\d+\](?: \(instance\) )?(.*?)\s*\[\w+\]\s*$', rest)
-            if m and prev is not None:
-                desc = m.group(1).strip()
+            m = re.match(r'^\[\d+\]( \(instance\) )?(.*?)\s*\[\w+\]\s*$', rest)
+            if m and prev is not None and (m.group(1), m.group(2)) not in earlier:
+                runs.add((m.group(1), m.group(2)))
+                desc = m.group(2).strip()
                 name = paths.get(desc, desc)
                 costs[name] = costs.get(name, 0.0) + t - prev
                 total += t - prev
-            if rest == '(start)':
+            if rest == '(start)' and re.match(r'^guest\d+$', g):
                 starts.setdefault(g, t)
             if m or rest == '(start)':
                 prev = t
@@ -72,6 +81,7 @@ def main():
             secs, name = line.split()
             costs[name] = costs.get(name, 0.0) + float(secs)
             total += float(secs)
+        earlier |= runs
         if total:
             sys.stderr.write('timings.py: %s: %.0f s of tests\n' % (g, total))
     first = starts.pop('guest1', None)
