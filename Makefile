@@ -203,8 +203,8 @@ kernel: config
 			$$(sed "s/\.o$$/.ko/" modules.order); \
 		[ $(VARIANT) = ours ] || exit 0; \
 		$(TOP)/scripts/check-ftrace-layers.py --nm $(CROSS_COMPILE)nm \
-			--sources $(TOP)/kernel/trace $(TOP)/kernel/trace/ftrace_internal.h \
-			$(OBJ)/kernel/trace'
+			--sources $(TOP)/kernel/trace $(if $(PORT),--sources $(PORT)/kernel/trace) \
+			$(call ported,kernel/trace/ftrace_internal.h) $(OBJ)/kernel/trace'
 	@echo "  KERNEL  $(OUT)/$(KIMAGE) ($$(cat $(OBJ)/include/config/kernel.release)), $(VARIANT) on $$(cat $(BASEDIR)/VERSION)"
 
 # Our cases' test modules (tools/testing/ftrace-harness/test-mods), built

@@ -226,7 +226,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--nm', default='nm')
     ap.add_argument('--self-test', action='store_true')
-    ap.add_argument('--sources', help='directory whose .c files must all be in the table')
+    ap.add_argument('--sources', action='append', default=[],
+                    help='directory whose .c files must all be in the table (repeatable)')
     ap.add_argument('header', nargs='?')
     ap.add_argument('objdir', nargs='?')
     args = ap.parse_args()
@@ -235,9 +236,8 @@ def main():
     if not args.header or not args.objdir:
         ap.error('HEADER and OBJDIR are needed')
     layers = read_table(args.header)
-    sources = []
-    if args.sources:
-        sources = [f for f in os.listdir(args.sources) if f.endswith('.c')]
+    sources = sorted({f for d in args.sources if os.path.isdir(d)
+                      for f in os.listdir(d) if f.endswith('.c')})
     problems = check(layers, args.objdir, args.nm, sources)
     for p in problems:
         print(f'check-ftrace-layers: {p}', file=sys.stderr)

@@ -367,8 +367,41 @@ def buildtime_sort():
 
 
 def nop_sites():
-    """Whether our recordmcount built the x86_64 sites as NOPs."""
-    return config_has('PREFER_C_RECORDMCOUNT', False)
+    """Whether the build made the x86_64 sites NOPs: our recordmcount, or
+    the compiler (-mnop-mcount)."""
+    return config_has('PREFER_C_RECORDMCOUNT', False) or compiler_nops()
+
+
+def compiler_nops():
+    """Whether the compiler wrote the x86_64 sites as NOPs (-mnop-mcount,
+    HAVE_NOP_MCOUNT): modules' NOPs carry no relocation, and the build's
+    sorttable zeroed vmlinux's dead records."""
+    return config_has('HAVE_NOP_MCOUNT', False)
+
+
+def module_entry_nops(path, objdump):
+    """(section, offset) of each function of a module that starts with the
+    5-byte NOP (after an ENDBR64)."""
+    sites = []
+    section, first = None, None
+    for line in run([objdump, '-d', '--no-show-raw-insn', path]).splitlines():
+        m = re.match(r'^Disassembly of section (\S+):', line)
+        if m:
+            section, first = m.group(1), None
+            continue
+        if FUNC.match(line):
+            first = []
+            continue
+        m = INSN.match(line)
+        if not m or first is None:
+            continue
+        insn = ' '.join(line.split('\t', 1)[-1].split())
+        first.append(insn)
+        if insn == NOP5 and first[:-1] in ([], ['endbr64']):
+            sites.append((section, int(m.group(1), 16)))
+        if insn != 'endbr64' or len(first) > 1:
+            first = None
+    return sites
 
 
 def main(argv):
@@ -410,6 +443,12 @@ def main(argv):
         nops = nop_sites()
         if nops:
             table = strip_padding(table)
+        if compiler_nops():
+            zeros = table.count(0)
+            table = [a for a in table if a]
+            if zeros:
+                print('  MCOUNT  vmlinux: %d records of dead weak bodies '
+                      'zeroed at build' % zeros)
         calls, left, entries = vmlinux_sites(argv[0], tool['objdump'], nops)
         ok &= no_calls_left('vmlinux', left, hex)
         if not nops:
@@ -430,6 +469,9 @@ def main(argv):
         if arm64:
             calls = arm64_sites(ko, tool['objdump'], skip, prefix, recs,
                                 reloc=True)
+        elif compiler_nops():
+            calls = module_entry_nops(ko, tool['objdump'])
+            left = module_sites(ko, tool['objdump'], False)[0]
         else:
             calls, left = module_sites(ko, tool['objdump'], nops)
             ok &= no_calls_left(ko.rsplit('/', 1)[-1], left,

@@ -211,6 +211,7 @@ void ftrace_adjust_ips(unsigned long *ips, unsigned long count);
 
 struct ftrace_hash *ftrace_hash_alloc(unsigned int size_bits);
 void ftrace_hash_free_rude(struct ftrace_hash *hash);
+void ftrace_call_rcu_rude(struct rcu_head *head, rcu_callback_t func);
 struct ftrace_hash *ftrace_hash_copy(struct ftrace_hash *src);
 void ftrace_hash_free(struct ftrace_hash *hash);
 void ftrace_hash_clear(struct ftrace_hash *hash);
@@ -563,7 +564,7 @@ struct fgraph_task {
 };
 
 /* A return's value, where the build records it (else 0). */
-static inline unsigned long fgraph_retval(struct ftrace_graph_ret *trace)
+static inline unsigned long fgraph_retval(const struct ftrace_graph_ret *trace)
 {
 #ifdef CONFIG_FUNCTION_GRAPH_RETVAL
 	return trace->retval;

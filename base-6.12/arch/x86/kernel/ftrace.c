@@ -18,7 +18,7 @@
 #include <asm/text-patching.h>
 #include <asm/nops.h>
 #include <asm/sections.h>
-#include <asm/unaligned.h>
+#include <linux/unaligned.h>
 
 #include "ftrace_poke.h"
 

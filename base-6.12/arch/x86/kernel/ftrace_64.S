@@ -18,7 +18,7 @@
 #include <asm/ptrace.h>
 #include <asm/segment.h>
 #include <asm/ftrace.h>
-#include <asm/export.h>
+#include <linux/export.h>
 #include <asm/nospec-branch.h>
 #include <asm/unwind_hints.h>
 
@@ -162,7 +162,7 @@ SYM_FUNC_END(ftrace_regs_caller)
  * (IBT), and the return predictor stays paired.
  */
 SYM_CODE_START(return_to_handler)
-	UNWIND_HINT_EMPTY
+	UNWIND_HINT_UNDEFINED
 	ANNOTATE_NOENDBR
 	pushq	%rdx
 	pushq	%rax
