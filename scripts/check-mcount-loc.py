@@ -271,8 +271,10 @@ def arm64_sites(path, objdump, skip, prefix, recorded, reloc=False,
     return addrs + [r for r in set(recorded) - set(addrs) if r in have]
 
 
-def module_table(path):
-    """(section, offset) of each record in a module's .rela__mcount_loc.
+def module_table(path, arm64=False):
+    """(section, offset) of each record in a module's .rela__mcount_loc
+    (arm64: .rela__patchable_function_entries; on x86_64 that section
+    lists CALL_PADDING's padding, which is not ftrace's).
 
     A record is relocated against a symbol plus addend; the symbol may be a
     section symbol or a function, so resolve it to the section it is
@@ -288,8 +290,8 @@ def module_table(path):
                 '<%dI' % (h[5] // 4), data, h[4])))
     recs = []
     for i, h in enumerate(heads):
-        if names[i] not in ('.rela__mcount_loc',
-                            '.rela__patchable_function_entries'):
+        if names[i] != ('.rela__patchable_function_entries' if arm64
+                        else '.rela__mcount_loc'):
             continue
         sym = heads[h[6]]          # sh_link: the symbol table
         for k in range(h[5] // 24):
@@ -465,7 +467,7 @@ def main(argv):
                           'zeroed at build' % len(gone))
     ok &= compare('vmlinux', table, calls, hex)
     for ko in argv[1:]:
-        recs = module_table(ko)
+        recs = module_table(ko, arm64)
         if arm64:
             calls = arm64_sites(ko, tool['objdump'], skip, prefix, recs,
                                 reloc=True)

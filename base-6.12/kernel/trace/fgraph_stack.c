@@ -257,9 +257,17 @@ static void call_returns(struct task_struct *t, struct fgraph_task *ft,
 	fgraph_set_retval(&trace, retval);
 	ft->ret_lo = fr->data;
 	ft->ret_hi = t->curr_ret_depth;
-	for_each_set_bit(i, &users, FGRAPH_USERS) {
-		struct fgraph_ops *gops = rcu_dereference_sched(fgraph_users[i]);
+	/*
+	 * Nothing called here may be traced (no find_next_bit(), no lockdep
+	 * check of the RCU read): its own return would come back here.
+	 */
+	while (users) {
+		struct fgraph_ops *gops;
 
+		i = __ffs(users);
+		users &= users - 1;
+		/* Preemption is off, and unregistering waits for that. */
+		gops = rcu_dereference_raw(fgraph_users[i]);
 		/* Pairs with the write barrier of register_ftrace_graph(). */
 		smp_rmb();
 		if (gops && (s32)(fr->seq - READ_ONCE(fgraph_users_seq[i])) >= 0)

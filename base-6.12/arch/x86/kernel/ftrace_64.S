@@ -9,6 +9,8 @@
  * saves only what a C call may clobber or a callback read as arguments,
  * with regs->cs zero so that ftrace_get_regs() returns NULL.
  *
+ * The labels C reads are not branch targets (ANNOTATE_NOENDBR).
+ *
  * Both are also templates: ftrace.c copies one up to its *_end label into
  * an ops' own trampoline and rewrites the op load at *_op_ptr and the
  * call.  ORC reads a copy with the template's unwind data, offset for
@@ -51,6 +53,7 @@ SYM_FUNC_END(ftrace_stub_direct_tramp)
 	movq	FRAME_SIZE+8(%rsp), %rsi
 	leaq	FRAME_SIZE+8(%rsp), %rdx
 	movq	%rdx, RSP(%rsp)
+	ANNOTATE_NOENDBR
 SYM_INNER_LABEL(\op_label, SYM_L_GLOBAL)
 	movq	function_trace_op(%rip), %rdx
 	movq	%rsp, %rcx
@@ -68,6 +71,7 @@ SYM_FUNC_START(ftrace_caller)
 	movq	$0, CS(%rsp)
 	FTRACE_ARGS ftrace_caller_op_ptr
 
+	ANNOTATE_NOENDBR
 SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
 	call	ftrace_stub
 
@@ -82,6 +86,7 @@ SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
 	movq	R9(%rsp), %r9
 	movq	RAX(%rsp), %rax
 	addq	$FRAME_SIZE, %rsp
+	ANNOTATE_NOENDBR
 SYM_INNER_LABEL(ftrace_caller_end, SYM_L_GLOBAL)
 	RET
 SYM_FUNC_END(ftrace_caller)
@@ -110,6 +115,7 @@ SYM_FUNC_START(ftrace_regs_caller)
 	movq	$__KERNEL_DS, SS(%rsp)
 	FTRACE_ARGS ftrace_regs_caller_op_ptr
 
+	ANNOTATE_NOENDBR
 SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	call	ftrace_stub
 
@@ -145,10 +151,12 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	 */
 	addq	$SS, %rsp
 	UNWIND_HINT_FUNC
+	ANNOTATE_NOENDBR
 SYM_INNER_LABEL(ftrace_regs_caller_direct_ret, SYM_L_GLOBAL)
 	RET
 .Lregs_return:
 	addq	$FRAME_SIZE, %rsp
+	ANNOTATE_NOENDBR
 SYM_INNER_LABEL(ftrace_regs_caller_end, SYM_L_GLOBAL)
 	RET
 SYM_FUNC_END(ftrace_regs_caller)
