@@ -120,7 +120,9 @@ struct dyn_ftrace {
  * what the site holds now (changed only by patching), and FREED.  The
  * count saturates: only 0, 1 and "more" change what the site calls.
  */
-#define FTRACE_REC_REF_MASK	GENMASK(9, 0)	/* ops that want the site */
+#define FTRACE_REC_REF_MASK	GENMASK(7, 0)	/* ops that want the site */
+#define FTRACE_REC_USED		BIT(8)		/* it has been a call since boot */
+#define FTRACE_REC_MODIFIED	BIT(9)		/* ... for a direct or IPMODIFY ops */
 #define FTRACE_REC_TRAMP	GENMASK(16, 10)	/* the one ops' trampoline slot */
 #define FTRACE_REC_REGS		BIT(17)		/* one of them wants pt_regs */
 #define FTRACE_REC_IPMODIFY	BIT(18)		/* an IPMODIFY ops owns it */
@@ -135,6 +137,10 @@ struct dyn_ftrace {
 /* The bits that say what instruction the site holds */
 #define FTRACE_REC_SITE		(FTRACE_REC_ENABLED | FTRACE_REC_REGS_EN | \
 				 FTRACE_REC_TRAMP_EN | FTRACE_REC_DIRECT_EN)
+
+/* The bits a recount keeps: the site, and its history (touched_functions) */
+#define FTRACE_REC_KEEP		(FTRACE_REC_SITE | FTRACE_REC_FREED | \
+				 FTRACE_REC_USED | FTRACE_REC_MODIFIED)
 
 /*
  * The records of vmlinux or of one module, sorted by address, on an RCU

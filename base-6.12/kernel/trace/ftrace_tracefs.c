@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The core's tracefs files other than the filter files
- * (available_filter_functions, enabled_functions, the anomaly knob), the
+ * (the lists of call sites, the anomaly knob), the
  * kernel.ftrace_enabled sysctl, the ftrace_filter= boot parameters, and
  * the hooks trace.c calls to tie trace arrays to ops.
  */
@@ -17,11 +17,21 @@
 #include "ftrace_internal.h"
 #include "ftrace_tracefs.h"
 
-/* ---- available_filter_functions and enabled_functions ---- */
+/*
+ * ---- available_filter_functions{,_addrs}, enabled_functions and
+ * touched_functions ----
+ */
+
+enum rec_file_kind {
+	RF_AVAIL,
+	RF_ADDRS,	/* each line opens with the site's address (libbpf) */
+	RF_ENABLED,	/* the sites that are calls now, and what they call */
+	RF_TOUCHED,	/* ... that have been calls since boot */
+};
 
 struct rec_file {
 	struct rec_cursor	cur;
-	bool			enabled_only;
+	enum rec_file_kind	kind;
 	struct ftrace_group	*g;
 };
 
@@ -29,7 +39,14 @@ static bool rec_file_want(void *arg, struct ftrace_group *g, struct dyn_ftrace *
 {
 	struct rec_file *rf = arg;
 
-	return !rf->enabled_only || (rec->flags & FTRACE_REC_ENABLED);
+	switch (rf->kind) {
+	case RF_ENABLED:
+		return rec->flags & FTRACE_REC_ENABLED;
+	case RF_TOUCHED:
+		return rec->flags & FTRACE_REC_USED;
+	default:
+		return true;
+	}
 }
 
 static void *rf_start(struct seq_file *m, loff_t *pos)
@@ -61,14 +78,18 @@ static int rf_show(struct seq_file *m, void *v)
 	struct dyn_ftrace *rec = v;
 	unsigned long ip = ftrace_rec_ip(rf->g, rec);
 
+	if (rf->kind == RF_ADDRS)
+		seq_printf(m, "%lx ", ip);
 	seq_printf(m, "%ps", (void *)ip);
-	if (rf->enabled_only) {
+	if (rf->kind >= RF_ENABLED) {
 		unsigned int slot = ftrace_rec_slot(rec->flags, ip);
 
-		seq_printf(m, " (%u)%s%s%s", ftrace_rec_count(rec),
+		/* The O column (an ops literal at the site) is never set here. */
+		seq_printf(m, " (%u)%s%s%s  %s", ftrace_rec_count(rec),
 			   rec->flags & FTRACE_REC_REGS_EN ? " R" : "  ",
 			   rec->flags & FTRACE_REC_IPMODIFY ? " I" : "  ",
-			   rec->flags & FTRACE_REC_DIRECT ? " D" : "  ");
+			   rec->flags & FTRACE_REC_DIRECT ? " D" : "  ",
+			   rec->flags & FTRACE_REC_MODIFIED ? " M " : "   ");
 		/*
 		 * In the format tools parse: the trampoline, the ops'
 		 * callback, what the trampoline calls; nothing for the
@@ -93,7 +114,8 @@ static const struct seq_operations rec_file_seq_ops = {
 	.show	= rf_show,
 };
 
-static int rec_file_open(struct inode *inode, struct file *file, bool enabled_only)
+static int rec_file_open(struct inode *inode, struct file *file,
+			 enum rec_file_kind kind)
 {
 	struct rec_file *rf;
 	int ret;
@@ -104,29 +126,18 @@ static int rec_file_open(struct inode *inode, struct file *file, bool enabled_on
 	rf = __seq_open_private(file, &rec_file_seq_ops, sizeof(*rf));
 	if (!rf)
 		return -ENOMEM;
-	rf->enabled_only = enabled_only;
+	rf->kind = kind;
 	return 0;
 }
 
-static int avail_open(struct inode *inode, struct file *file)
+/* One file per kind; the kind rides in the inode's private data. */
+static int rf_open(struct inode *inode, struct file *file)
 {
-	return rec_file_open(inode, file, false);
+	return rec_file_open(inode, file, (uintptr_t)inode->i_private);
 }
 
-static int enabled_open(struct inode *inode, struct file *file)
-{
-	return rec_file_open(inode, file, true);
-}
-
-static const struct file_operations avail_fops = {
-	.open		= avail_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= seq_release_private,
-};
-
-static const struct file_operations enabled_fops = {
-	.open		= enabled_open,
+static const struct file_operations rec_file_fops = {
+	.open		= rf_open,
 	.read		= seq_read,
 	.llseek		= seq_lseek,
 	.release	= seq_release_private,
@@ -173,10 +184,17 @@ static const struct file_operations inject_fops = {
  */
 void ftrace_init_tracefs_toplevel(struct trace_array *tr, struct dentry *d_tracer)
 {
-	trace_create_file("available_filter_functions", TRACE_MODE_READ,
-			  d_tracer, NULL, &avail_fops);
-	trace_create_file("enabled_functions", TRACE_MODE_READ,
-			  d_tracer, NULL, &enabled_fops);
+	static const char *const names[] = {
+		[RF_AVAIL]	= "available_filter_functions",
+		[RF_ADDRS]	= "available_filter_functions_addrs",
+		[RF_ENABLED]	= "enabled_functions",
+		[RF_TOUCHED]	= "touched_functions",
+	};
+	uintptr_t kind;
+
+	for (kind = 0; kind < ARRAY_SIZE(names); kind++)
+		trace_create_file(names[kind], TRACE_MODE_READ, d_tracer,
+				  (void *)kind, &rec_file_fops);
 	ftrace_create_filter_files(tr, d_tracer);
 	fgraph_create_files(d_tracer);
 	if (IS_ENABLED(CONFIG_FTRACE_ANOMALY_TEST))

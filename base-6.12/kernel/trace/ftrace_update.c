@@ -86,7 +86,7 @@ static __always_inline u32 rec_recount(u32 flags, unsigned long ip,
 	u32 count = 0;
 
 	*only = NULL;
-	flags &= FTRACE_REC_SITE | FTRACE_REC_FREED;
+	flags &= FTRACE_REC_KEEP;
 	if (flags & FTRACE_REC_FREED)
 		return flags;
 	for_each_ftrace_op(op, list) {
@@ -108,7 +108,7 @@ static __always_inline u32 rec_recount(u32 flags, unsigned long ip,
  * @list: the ops to count: ftrace_ops_list (or a test's own list)
  *
  * Return: @flags with the count, needs and (for a single ops) trampoline
- * slot recomputed; FTRACE_REC_SITE and FREED kept, TOUCHED cleared.
+ * slot recomputed; FTRACE_REC_KEEP's bits kept, TOUCHED cleared.
  */
 u32 ftrace_rec_recount(u32 flags, unsigned long ip, struct ftrace_ops *list)
 {
@@ -294,7 +294,7 @@ static void recount_all(struct ftrace_ops *list, struct ftrace_ops **far_owner)
 		if (!g->ready)
 			continue;
 		for_each_group_rec(g, rec)
-			rec->flags &= FTRACE_REC_SITE | FTRACE_REC_FREED;
+			rec->flags &= FTRACE_REC_KEEP;
 	}
 	for_each_ftrace_op(op, list) {
 		if (op->role == FTRACE_ROLE_SITES)
@@ -542,6 +542,11 @@ static noinline int patch_one(struct dyn_ftrace *rec, unsigned long ip, u32 want
 		slot_move(&ps->on, new_slot, 1);
 	}
 	rec->flags = (rec->flags & ~FTRACE_REC_SITE) | want;
+	if (want) {
+		rec->flags |= FTRACE_REC_USED;
+		if (rec->flags & (FTRACE_REC_DIRECT | FTRACE_REC_IPMODIFY))
+			rec->flags |= FTRACE_REC_MODIFIED;
+	}
 	return 0;
 }
 
