@@ -128,8 +128,11 @@ export ARCH
 export FH_ARCH := $(ARCH)
 export FH_ROOTFS := $(ROOTFS)
 JOBS       ?= $(shell nproc)
+# A base's guests may force on mitigations the emulated CPU does not ask
+# for (data/kcmdline-ARCH.txt), so that the code they change runs.
+GUEST_CMDLINE := $(foreach f,$(wildcard $(call HDATA,kcmdline-$(ARCH).txt)),$(shell grep -v '^\#' $(f)))
 # DEBUG=1: every KASAN report, not only the first of a boot.
-export FH_KCMDLINE := $(KCMDLINE)$(if $(DEBUGSUF), kasan_multi_shot)
+export FH_KCMDLINE := $(strip $(GUEST_CMDLINE) $(KCMDLINE)$(if $(DEBUGSUF), kasan_multi_shot))
 # KASAN and kmemleak slow the guests down about fourfold under TCG.
 TIMEOUT    ?= $(if $(DEBUGSUF),14400,2700)
 SHARDS     ?= 2

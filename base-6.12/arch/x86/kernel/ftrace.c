@@ -15,6 +15,7 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
+#include <asm/alternative.h>
 #include <asm/text-patching.h>
 #include <asm/nops.h>
 #include <asm/sections.h>
@@ -72,6 +73,18 @@ static __always_inline int site_read(unsigned long ip, u64 *cur)
 	    atomic_add_unless(&ftrace_inject_mismatch, -1, 0))
 		*cur ^= 0xff;
 	return 0;
+}
+
+/*
+ * Under call depth tracking a callback is called through its padding
+ * thunk, which counts the call; the boot already sent the templates'
+ * "call ftrace_stub" there.  Elsewhere this is @func itself.
+ *
+ * Context: text_mutex held.
+ */
+static unsigned long callback_target(ftrace_func_t func)
+{
+	return (unsigned long)callthunks_translate_call_dest((void *)func);
 }
 
 static int site_check(unsigned long ip, u64 expect)
@@ -191,9 +204,9 @@ int ftrace_arch_set_callback(ftrace_func_t old, ftrace_func_t func)
 	/* Check both before writing either. */
 	for (i = 0; i < ARRAY_SIZE(sites) && !ret; i++)
 		ret = site_check((unsigned long)sites[i],
-				 site_word((unsigned long)sites[i], (unsigned long)old));
+				 site_word((unsigned long)sites[i], callback_target(old)));
 	for (i = 0; i < ARRAY_SIZE(sites) && !ret; i++) {
-		new = site_word((unsigned long)sites[i], (unsigned long)func);
+		new = site_word((unsigned long)sites[i], callback_target(func));
 		text_poke_bp(sites[i], &new, MCOUNT_INSN_SIZE, NULL);
 	}
 	mutex_unlock(&text_mutex);
@@ -230,7 +243,13 @@ static void put_ret(u8 *insn)
 static const u8 op_load[] = { 0x48, 0x8b, 0x15 };
 #define OP_LOAD_SIZE	(sizeof(op_load) + sizeof(s32))
 
-/* Fill @buf, to run at @buf, from @tt: see the top of ftrace_64.S. */
+/*
+ * Fill @buf, to run at @buf, from @tt: see the top of ftrace_64.S.  Code
+ * the boot patched into the template (call depth counting) may address
+ * per-CPU data relative to rip: the copy's displacements are adjusted.
+ *
+ * Context: text_mutex held.
+ */
 static bool tramp_fill(u8 *buf, const struct tramp_template *tt,
 		       struct ftrace_ops *ops, ftrace_func_t func,
 		       unsigned long ops_off)
@@ -241,12 +260,13 @@ static bool tramp_fill(u8 *buf, const struct tramp_template *tt,
 	unsigned long ip = (unsigned long)buf;
 
 	memcpy(buf, tt->start, code);
+	text_poke_apply_relocation(buf, buf, code, tt->start, code);
 	if (memcmp(buf + op_off, op_load, sizeof(op_load)) ||
 	    buf[call_off] != CALL_INSN_OPCODE)
 		return false;
 	if (!put_rel32(buf + op_off, ip + op_off, OP_LOAD_SIZE, ip + ops_off) ||
 	    !put_rel32(buf + call_off, ip + call_off, CALL_INSN_SIZE,
-		       (unsigned long)func))
+		       callback_target(func)))
 		return false;
 	/* A copied RET is position-independent, a jump to the return thunk is not. */
 	memset(buf + code, INT3_INSN_OPCODE, ops_off - code);
@@ -278,6 +298,7 @@ unsigned long ftrace_arch_tramp_create(struct ftrace_ops *ops, ftrace_func_t fun
 	bool regs = ops->flags & FTRACE_OPS_FL_SAVE_REGS;
 	const struct tramp_template *tt = &templates[regs];
 	unsigned long ops_off, total, npages;
+	bool filled;
 	u8 *buf;
 
 	ftrace_arch_assert_locked();
@@ -289,7 +310,10 @@ unsigned long ftrace_arch_tramp_create(struct ftrace_ops *ops, ftrace_func_t fun
 	buf = execmem_alloc(EXECMEM_FTRACE, total);
 	if (!buf)
 		return 0;
-	if (!tramp_fill(buf, tt, ops, func, ops_off)) {
+	mutex_lock(&text_mutex);
+	filled = tramp_fill(buf, tt, ops, func, ops_off);
+	mutex_unlock(&text_mutex);
+	if (!filled) {
 		pr_warn_once("ftrace: %ps is not laid out as expected; no per-ops trampolines\n",
 			     tt->start);
 		execmem_free(buf);
@@ -319,11 +343,12 @@ int ftrace_arch_tramp_set_callback(unsigned long tramp, bool regs,
 {
 	const struct tramp_template *tt = &templates[regs];
 	unsigned long ip = tramp + (tt->call - tt->start);
-	u64 new = site_word(ip, (unsigned long)func);
+	u64 new;
 	int ret;
 
 	mutex_lock(&text_mutex);
-	ret = site_check(ip, site_word(ip, (unsigned long)old));
+	new = site_word(ip, callback_target(func));
+	ret = site_check(ip, site_word(ip, callback_target(old)));
 	if (!ret)
 		text_poke_bp((void *)ip, &new, MCOUNT_INSN_SIZE, NULL);
 	mutex_unlock(&text_mutex);

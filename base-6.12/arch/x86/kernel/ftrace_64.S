@@ -11,6 +11,13 @@
  *
  * The labels C reads are not branch targets (ANNOTATE_NOENDBR).
  *
+ * Call depth tracking (retbleed=stuff) counts calls in each callee's
+ * padding thunk and returns in the return thunk.  A call the core writes
+ * into text reaches its target without a thunk, so what it calls counts
+ * itself: the trampolines and __fentry__ on entry.  The callback calls
+ * go through their callees' thunks (ftrace.c translates them).  A RET
+ * that does not end a counted call is a plain ret under call depth.
+ *
  * Both are also templates: ftrace.c copies one up to its *_end label into
  * an ops' own trampoline and rewrites the op load at *_op_ptr and the
  * call.  ORC reads a copy with the template's unwind data, offset for
@@ -29,6 +36,7 @@
 
 /* A call that was never patched to a NOP lands here. */
 SYM_FUNC_START(__fentry__)
+	CALL_DEPTH_ACCOUNT
 	RET
 SYM_FUNC_END(__fentry__)
 EXPORT_SYMBOL(__fentry__)
@@ -41,6 +49,7 @@ SYM_FUNC_END(ftrace_stub)
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 /* A direct function that does nothing (the boot self-test's). */
 SYM_FUNC_START(ftrace_stub_direct_tramp)
+	CALL_DEPTH_ACCOUNT
 	RET
 SYM_FUNC_END(ftrace_stub_direct_tramp)
 #endif
@@ -60,6 +69,7 @@ SYM_INNER_LABEL(\op_label, SYM_L_GLOBAL)
 .endm
 
 SYM_FUNC_START(ftrace_caller)
+	CALL_DEPTH_ACCOUNT
 	subq	$FRAME_SIZE, %rsp
 	movq	%rdi, RDI(%rsp)
 	movq	%rsi, RSI(%rsp)
@@ -92,6 +102,7 @@ SYM_INNER_LABEL(ftrace_caller_end, SYM_L_GLOBAL)
 SYM_FUNC_END(ftrace_caller)
 
 SYM_FUNC_START(ftrace_regs_caller)
+	CALL_DEPTH_ACCOUNT
 	subq	$FRAME_SIZE, %rsp
 	pushfq
 	popq	EFLAGS(%rsp)
@@ -147,13 +158,22 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	je	.Lregs_return
 	/*
 	 * Return into the direct function, with the return into the traced
-	 * function above it: as if the site had called the direct function.
+	 * function above it: as if the site had called the direct function,
+	 * whose own return then ends the site's counted call.  The call
+	 * below gives this RET a return-stack entry of its own (predicting
+	 * the int3), leaving the site's for the direct function's return.
 	 */
 	addq	$SS, %rsp
 	UNWIND_HINT_FUNC
+	ANNOTATE_INTRA_FUNCTION_CALL
+	call	.Ldirect_ret
+	int3
+.Ldirect_ret:
+	addq	$8, %rsp
 	ANNOTATE_NOENDBR
 SYM_INNER_LABEL(ftrace_regs_caller_direct_ret, SYM_L_GLOBAL)
-	RET
+	ALTERNATIVE __stringify(RET), \
+		    __stringify(ANNOTATE_UNRET_SAFE; ret; int3), X86_FEATURE_CALL_DEPTH
 .Lregs_return:
 	addq	$FRAME_SIZE, %rsp
 	ANNOTATE_NOENDBR
@@ -185,6 +205,8 @@ SYM_CODE_START(return_to_handler)
 .Lgraph_ret:
 	movq	%rdi, (%rsp)
 	UNWIND_HINT_FUNC
-	RET
+	/* The hooked function's return ended its counted call. */
+	ALTERNATIVE __stringify(RET), \
+		    __stringify(ANNOTATE_UNRET_SAFE; ret; int3), X86_FEATURE_CALL_DEPTH
 SYM_CODE_END(return_to_handler)
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */
