@@ -391,7 +391,7 @@ timings:
 	@$(HARNESS)/report/timings.py $(OUT)/results $(OUT)/ftracetest
 
 # The conformance case's reference transcript, from the untouched base.
-CONFORMANCE := $(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/conformance
+CONFORMANCE := $(or $(PORT),$(TOP))/tools/testing/selftests/ftrace/test.d/ftrace/conformance
 # Named after the guest's 'uname -m' (x86_64's is plain stock.txt).
 GOLDEN     := stock$(if $(filter arm64,$(ARCH)),-aarch64).txt
 conformance-golden:
@@ -399,7 +399,7 @@ conformance-golden:
 	@$(MAKE) --no-print-directory check TESTS=ftrace/func-conformance.tc || true
 	@[ -s $(OUT)/results/guest1/conformance.txt ] || \
 		{ echo "conformance-golden: the guest wrote no transcript" >&2; exit 1; }
-	@cp $(OUT)/results/guest1/conformance.txt $(CONFORMANCE)/$(GOLDEN)
+	@mkdir -p $(CONFORMANCE) && cp $(OUT)/results/guest1/conformance.txt $(CONFORMANCE)/$(GOLDEN)
 	@echo "  GOLDEN  $(CONFORMANCE)/$(GOLDEN): $$(wc -l < $(CONFORMANCE)/$(GOLDEN)) operations"
 
 # Per-test differences between the last 'make check' and 'make check STOCK=1'.

@@ -286,6 +286,31 @@ static void users_share_frame(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fx->order[1], 1);
 }
 
+/*
+ * A user's depth counts its own frames only: user 1 takes calls 0 and 1,
+ * user 0 only call 1, which it sees at depth 0, on entry and on return.
+ */
+static void depth_per_user(struct kunit *test)
+{
+	install(1, 1);
+	fx->users[0].accept = false;
+	KUNIT_EXPECT_FALSE(test, push(0, 0));
+	KUNIT_EXPECT_TRUE(test, offer(1, 0));
+	fx->users[0].accept = true;
+	KUNIT_EXPECT_TRUE(test, push(1, 1));
+	KUNIT_EXPECT_EQ(test, fx->users[1].last_ent.depth, 1);
+	KUNIT_EXPECT_TRUE(test, offer(0, 1));
+	KUNIT_EXPECT_EQ(test, fx->users[0].last_ent.depth, 0);
+	KUNIT_EXPECT_EQ(test, current->curr_ret_stack, 2);
+	KUNIT_EXPECT_EQ(test, ftrace_return_to_handler(0), FAKE_RET(1));
+	KUNIT_EXPECT_EQ(test, fx->users[0].last_ret.depth, 0);
+	KUNIT_EXPECT_EQ(test, fx->users[1].last_ret.depth, 1);
+	KUNIT_EXPECT_EQ(test, ftrace_return_to_handler(0), FAKE_RET(0));
+	KUNIT_EXPECT_EQ(test, fx->users[1].last_ret.depth, 0);
+	KUNIT_EXPECT_EQ(test, fx->users[0].returns, 1);
+	KUNIT_EXPECT_EQ(test, fx->users[1].returns, 2);
+}
+
 /* A user that declines a shared call gets no return; the other does. */
 static void decliner_gets_no_return(struct kunit *test)
 {
@@ -468,6 +493,7 @@ FGRAPH_CASE(declined_entry_pops)
 FGRAPH_CASE(overrun_counted)
 FGRAPH_CASE(users_share_frame)
 FGRAPH_CASE(decliner_gets_no_return)
+FGRAPH_CASE(depth_per_user)
 FGRAPH_CASE(new_user_of_index)
 FGRAPH_CASE(data_per_user)
 FGRAPH_CASE(data_limits)
@@ -482,6 +508,7 @@ static struct kunit_case fgraph_cases[] = {
 	KUNIT_CASE(stack_overrun_counted),
 	KUNIT_CASE(stack_users_share_frame),
 	KUNIT_CASE(stack_decliner_gets_no_return),
+	KUNIT_CASE(stack_depth_per_user),
 	KUNIT_CASE(stack_new_user_of_index),
 	KUNIT_CASE(stack_data_per_user),
 	KUNIT_CASE(stack_data_limits),

@@ -237,9 +237,10 @@ static int __init fgraph_pm_init(void)
 core_initcall(fgraph_pm_init);
 
 /*
- * A new user's task variables start at zero: its index's words hold what
- * the last user of the index left.  Tasks forked from here on get zeroed
- * stacks; the callbacks of the index cannot run yet.
+ * A new user's task variables and depths start at zero: its index's
+ * words hold what the last user of the index left, whose frames no
+ * longer count (fgraph_users_seq moved on first).  Tasks forked from here
+ * on get zeroed stacks; the callbacks of the index cannot run yet.
  */
 static void zero_task_vars(int idx)
 {
@@ -250,15 +251,19 @@ static void zero_task_vars(int idx)
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
 		ft = fgraph_task_of(t);
-		if (ft)
+		if (ft) {
 			WRITE_ONCE(ft->vars[idx], 0);
+			WRITE_ONCE(ft->depth[idx], 0);
+		}
 	}
 	rcu_read_unlock();
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
 		ft = fgraph_task_of(idle_task(cpu));
-		if (ft)
+		if (ft) {
 			WRITE_ONCE(ft->vars[idx], 0);
+			WRITE_ONCE(ft->depth[idx], 0);
+		}
 	}
 	cpus_read_unlock();
 }
@@ -326,10 +331,12 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 		if (ret)
 			goto out;
 	}
-	zero_task_vars(idx);
 	/* Frames pushed before this count are none of this user's. */
 	fgraph_seq++;
 	WRITE_ONCE(fgraph_users_seq[idx], fgraph_seq);
+	/* Then no return of the last user's frames touches the depths. */
+	smp_mb();
+	zero_task_vars(idx);
 	gops->idx = idx;
 	ftrace_ops_init(&gops->ops);
 	gops->ops.func = ftrace_graph_func;

@@ -119,7 +119,7 @@ static __always_inline bool graph_enter(struct fgraph_ops *gops, unsigned long i
 		/* One initialiser: CONFIG_INIT_STACK_ALL_ZERO zeroes others first. */
 		struct ftrace_graph_ent ent = {
 			.func = ip,
-			.depth = fr - ft->frames,
+			.depth = ft->depth[idx],
 		};
 
 		taken = gops->entryfunc(&ent, gops);
@@ -127,6 +127,7 @@ static __always_inline bool graph_enter(struct fgraph_ops *gops, unsigned long i
 	ft->resv = resv;
 	if (taken) {
 		fr->users |= BIT(idx);
+		ft->depth[idx]++;
 		return pushed;
 	}
 
@@ -247,7 +248,6 @@ static void call_returns(struct task_struct *t, struct fgraph_task *ft,
 	unsigned long users = fr->users;
 	struct ftrace_graph_ret trace = {
 		.func		= fr->func,
-		.depth		= fr - ft->frames,
 		.overrun	= atomic_read(&t->trace_overrun),
 		.calltime	= fr->calltime,
 		.rettime	= trace_clock_local(),
@@ -270,7 +270,13 @@ static void call_returns(struct task_struct *t, struct fgraph_task *ft,
 		gops = rcu_dereference_raw(fgraph_users[i]);
 		/* Pairs with the write barrier of register_ftrace_graph(). */
 		smp_rmb();
-		if (gops && (s32)(fr->seq - READ_ONCE(fgraph_users_seq[i])) >= 0)
+		/* A frame of the index's last user was not counted for this one. */
+		if ((s32)(fr->seq - READ_ONCE(fgraph_users_seq[i])) < 0)
+			continue;
+		if (ft->depth[i])
+			ft->depth[i]--;
+		trace.depth = ft->depth[i];
+		if (gops)
 			gops->retfunc(&trace, gops);
 	}
 	ft->ret_lo = lo;
@@ -317,6 +323,9 @@ unsigned long ftrace_return_to_handler(unsigned long retval)
 	t->curr_ret_depth = fr->data;
 	barrier();
 	t->curr_ret_stack = depth;
+	/* An empty stack holds no user's frame, whatever a race left. */
+	if (!depth)
+		memset(ft->depth, 0, sizeof(ft->depth));
 	return ret;
 }
 
@@ -384,6 +393,7 @@ struct fgraph_task *fgraph_stack_alloc(gfp_t gfp)
 
 	if (ft) {
 		memset(ft->vars, 0, sizeof(ft->vars));
+		memset(ft->depth, 0, sizeof(ft->depth));
 		ft->resv = -1;
 		ft->ret_lo = 0;
 		ft->ret_hi = 0;

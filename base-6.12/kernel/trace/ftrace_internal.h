@@ -563,6 +563,11 @@ static inline void ftrace_drop_init_syms(struct module *mod) { }
 struct fgraph_task {
 	struct ftrace_ret_stack	frames[FTRACE_RETFUNC_DEPTH];
 	unsigned long		vars[FGRAPH_USERS];
+	/*
+	 * How many frames each user holds, its ftrace_graph_ent.depth: a
+	 * user's depth does not count the calls only others took.
+	 */
+	u8			depth[FGRAPH_USERS];
 	s8			resv;
 	u16			ret_lo;
 	u16			ret_hi;
