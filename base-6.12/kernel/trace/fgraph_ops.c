@@ -242,29 +242,26 @@ core_initcall(fgraph_pm_init);
  * longer count (fgraph_users_seq moved on first).  Tasks forked from here
  * on get zeroed stacks; the callbacks of the index cannot run yet.
  */
+static void zero_user_words(struct fgraph_task *ft, int idx)
+{
+	if (ft) {
+		WRITE_ONCE(ft->vars[idx], 0);
+		WRITE_ONCE(ft->depth[idx], 0);
+	}
+}
+
 static void zero_task_vars(int idx)
 {
 	struct task_struct *g, *t;
-	struct fgraph_task *ft;
 	int cpu;
 
 	rcu_read_lock();
-	for_each_process_thread(g, t) {
-		ft = fgraph_task_of(t);
-		if (ft) {
-			WRITE_ONCE(ft->vars[idx], 0);
-			WRITE_ONCE(ft->depth[idx], 0);
-		}
-	}
+	for_each_process_thread(g, t)
+		zero_user_words(fgraph_task_of(t), idx);
 	rcu_read_unlock();
 	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		ft = fgraph_task_of(idle_task(cpu));
-		if (ft) {
-			WRITE_ONCE(ft->vars[idx], 0);
-			WRITE_ONCE(ft->depth[idx], 0);
-		}
-	}
+	for_each_online_cpu(cpu)
+		zero_user_words(fgraph_task_of(idle_task(cpu)), idx);
 	cpus_read_unlock();
 }
 

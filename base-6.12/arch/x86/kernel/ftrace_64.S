@@ -54,6 +54,12 @@ SYM_FUNC_START(ftrace_stub_direct_tramp)
 SYM_FUNC_END(ftrace_stub_direct_tramp)
 #endif
 
+/* A RET that ends no counted call: not through the counting return thunk. */
+.macro UNCOUNTED_RET
+	ALTERNATIVE __stringify(RET), \
+		    __stringify(ANNOTATE_UNRET_SAFE; ret; int3), X86_FEATURE_CALL_DEPTH
+.endm
+
 /* Fill the callback arguments; the frame is at %rsp. */
 .macro FTRACE_ARGS op_label
 	movq	FRAME_SIZE(%rsp), %rdi
@@ -172,8 +178,7 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	addq	$8, %rsp
 	ANNOTATE_NOENDBR
 SYM_INNER_LABEL(ftrace_regs_caller_direct_ret, SYM_L_GLOBAL)
-	ALTERNATIVE __stringify(RET), \
-		    __stringify(ANNOTATE_UNRET_SAFE; ret; int3), X86_FEATURE_CALL_DEPTH
+	UNCOUNTED_RET
 .Lregs_return:
 	addq	$FRAME_SIZE, %rsp
 	ANNOTATE_NOENDBR
@@ -206,7 +211,6 @@ SYM_CODE_START(return_to_handler)
 	movq	%rdi, (%rsp)
 	UNWIND_HINT_FUNC
 	/* The hooked function's return ended its counted call. */
-	ALTERNATIVE __stringify(RET), \
-		    __stringify(ANNOTATE_UNRET_SAFE; ret; int3), X86_FEATURE_CALL_DEPTH
+	UNCOUNTED_RET
 SYM_CODE_END(return_to_handler)
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */
