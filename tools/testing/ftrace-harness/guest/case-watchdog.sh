@@ -36,6 +36,11 @@
 # FH_TAINT_START (not run by job-check.sh), no such check; with SCALE 0
 # no watchdog runs, and job-check.sh's check after ftracetest remains.
 #
+# A case whose processes outlive the kill (SIGKILL pends until a task in
+# the kernel wakes: one deadlocked there never does) ends the boot the
+# same way, GRACE seconds after the kill (FH_CASE_GRACE, 60): the next
+# cases would wait on what it holds, each until its own limit.
+#
 # While it only waits, the watchdog forks nothing: no sleep, no command
 # substitution.  Cases count forks (trigger-multihist.tc reads a named
 # histogram of sched_process_fork through two events' files and wants them
@@ -49,6 +54,8 @@ floor=${FH_CASE_FLOOR:-600}	# lower only to test this script
 poll=${FH_CASE_POLL:-5}		# the same
 tainted=${FH_TAINTED:-/proc/sys/kernel/tainted}	# the same
 sysrq=${FH_SYSRQ:-/proc/sysrq-trigger}		# the same
+grace=${FH_CASE_GRACE:-60}			# the same
+kill_sig=${FH_CASE_KILL:-KILL}			# the same: a signal a test can ignore
 [ "$scale" -gt 0 ] 2>/dev/null || exit 0
 
 # Sets $up to the whole seconds since boot, without a fork.
@@ -121,9 +128,33 @@ end_if_died() {
 	exit 0
 }
 
-cur='' name='' t0=0 limit=0 n=0 up=0
+# Ends the boot if a process of the case stopped at $killed_at is still
+# there, not a zombie, $grace seconds later; forgets them if none is.
+end_if_stuck() {
+	local p key val state left=''
+
+	[ -n "$killed" ] || return 0
+	read_uptime
+	[ $((up - killed_at)) -ge "$grace" ] || return 0
+	for p in $killed; do
+		state=''
+		while read -r key val _; do
+			[ "$key" = State: ] && { state=$val; break; }
+		done 2>/dev/null < "/proc/$p/status"
+		[ -z "$state" ] || [ "$state" = Z ] || left="$left $p"
+	done
+	killed=''
+	[ -n "$left" ] || return 0
+	echo "harness: case $killed_n ($killed_name) is stuck in the kernel: pids$left outlived the kill by ${grace}s: ending this boot, the host boots again with the cases left"
+	read -r -t 2 -u "$idle" _
+	echo b > "$sysrq"
+	exit 0
+}
+
+cur='' name='' t0=0 limit=0 n=0 up=0 killed='' killed_at=0 killed_n='' killed_name=''
 while kill -0 "$ft" 2>/dev/null; do
 	read -r -t "$poll" -u "$idle" _
+	end_if_stuck
 	log='' best=-1
 	for f in "$logdir"/[0-9]*-*-log.*; do
 		[ -e "$f" ] || continue
@@ -166,7 +197,8 @@ while kill -0 "$ft" 2>/dev/null; do
 	fi
 	# The case's subshell ends by SIGKILL, a non-zero status: ftracetest
 	# counts a FAIL and goes on with the next case.
-	[ -z "$pids" ] || kill -KILL $pids 2>/dev/null
+	[ -z "$pids" ] || kill -"$kill_sig" $pids 2>/dev/null
+	killed=$pids killed_at=$up killed_n=$n killed_name=$name
 	{
 		echo "case $n ($name): running for ${el}s, limit ${limit}s"
 		printf '%s\n' "$procs"

@@ -15,8 +15,9 @@
 # events), whose side effect is to skip the tracer and event self-tests:
 # they would only repeat the first guest's, at three minutes a boot.
 #
-# A guest whose kernel dies in a test (an oops, BUG or panic; a hang
-# until the limit; QEMU gone) would lose the rest of its share.  It is
+# A guest whose kernel dies in a test (an oops, BUG or panic; a case
+# stuck in the kernel after the case watchdog's kill; a hang until the
+# limit; QEMU gone) would lose the rest of its share.  It is
 # booted again with the tests left after the one it died in
 # (remaining.py), into RESULTS/guestN.boot2, then .boot3..., at most
 # FH_EXTRA_BOOTS (3) more times.  The test it died in is not run again:

@@ -11,6 +11,7 @@ import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -1172,6 +1173,16 @@ def test_crash():
                                                         ('c', None)])}),
           (0, ['ftrace/d.tc', '0', 'died in ftrace/c.tc: crash - case C: the guest was '
                'killed at its time limit while it ran, no oops, BUG or panic in its log']))
+    check('crash: stuck after the watchdog\'s kill: the case that had started',
+          end('stuck', {'console.log': JOB_START + starts('a', 'b', 'c') +
+                        'harness: case 3 (c.tc) is stuck in the kernel: pids 612 outlived the '
+                        'kill by 60s: ending this boot, the host boots again with the cases '
+                        'left\n',
+                        'ftracetest.txt': crash_results([('a', 'PASS'), ('b', 'PASS'),
+                                                         ('c', None)])}),
+          (0, ['ftrace/d.tc', '0', 'died in ftrace/c.tc: crash - case C: its processes '
+               'outlived the case watchdog\'s kill, stuck in the kernel: the watchdog ended '
+               'the boot']))
     check('crash: no start lines: the first case without a result',
           end('no starts', {'console.log': JOB_START + OOPS,
                             'ftracetest.txt': crash_results([('a', 'PASS'), ('b', None)])}),
@@ -1407,6 +1418,47 @@ def test_watchdog_death():
         check('watchdog: ' + name, g, want)
 
 
+def test_watchdog_stuck():
+    """case-watchdog.sh ends the boot when a process it killed is still
+    there the grace time later (stuck in the kernel), not when the kill
+    took.  The stand-in's processes ignore SIGTERM, the watchdog's
+    signal here: they outlive the kill as a task in D state would."""
+    def run(case):
+        with tempfile.TemporaryDirectory() as d:
+            logs = os.path.join(d, 'logs')
+            os.mkdir(logs)
+            open(os.path.join(logs, '4-hang.tc-log.AbCdEf'), 'w').close()
+            with open(os.path.join(d, 'costs'), 'w') as f:
+                f.write('1 ftrace/hang.tc\n')
+            ft = subprocess.Popen(['sh', '-c', case], stderr=subprocess.DEVNULL,
+                                  start_new_session=True)
+            env = dict(os.environ, FH_CASE_FLOOR='0', FH_CASE_POLL='1', FH_CASE_GRACE='2',
+                       FH_CASE_KILL='TERM', FH_SYSRQ=os.path.join(d, 'sysrq'))
+            env.pop('FH_TAINT_START', None)
+            wd = subprocess.Popen([os.path.join(GUEST, 'case-watchdog.sh'), str(ft.pid), logs,
+                                   d, os.path.join(d, 'costs'), '1'], env=env,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            try:
+                out = wd.communicate(timeout=25)[0]
+            except subprocess.TimeoutExpired:
+                wd.kill()
+                out = wd.communicate()[0]
+            # The stand-in and its sleep, which ignores SIGTERM too.
+            os.killpg(ft.pid, signal.SIGKILL)
+            ft.wait()
+            sysrq = os.path.join(d, 'sysrq')
+            return (open(sysrq).read().strip() if os.path.exists(sysrq) else None,
+                    'case 4 (hang.tc) is stuck in the kernel' in out,
+                    os.path.exists(os.path.join(d, 'case-stopped.txt')))
+    cases = (('a killed case still there after the grace: the boot ends',
+              'trap "" TERM; sleep 30; :', ('b', True, True)),
+             ('a killed case gone: goes on', 'sleep 31; sleep 6; :', (None, False, True)))
+    with concurrent.futures.ThreadPoolExecutor(len(cases)) as pool:
+        got = list(pool.map(lambda c: run(c[1]), cases))
+    for (name, _, want), g in zip(cases, got):
+        check('watchdog: ' + name, g, want)
+
+
 test_parsers()
 test_logscan()
 test_summary()
@@ -1414,6 +1466,7 @@ test_retries()
 test_guests()
 test_watchdog()
 test_watchdog_death()
+test_watchdog_stuck()
 test_hang_dump()
 test_stale_watch()
 test_bench_report()

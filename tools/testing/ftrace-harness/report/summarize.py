@@ -596,6 +596,8 @@ DEATH_FIRST = re.compile(r'\[\s*\d+\.\d+\] (?:BUG:|kernel BUG|Unable to handle|'
 DEATH_WHERE = re.compile(r'\[\s*\d+\.\d+\] ((?:RIP: |pc : )\S+)')
 # guest-init.sh's line as it starts the job.
 JOB_START = 'harness-guest: kernel '
+# case-watchdog.sh's line as it ends a boot whose case outlived its kill.
+STUCK_LINE = re.compile(r'harness: case \d+ \(\S+\) is stuck in the kernel')
 
 
 def start_key(m):
@@ -673,8 +675,15 @@ def boot_end(gdir, order, got):
     pos = {run_key(r): i for i, r in enumerate(order)}
     ft_end = next((i for i, r in enumerate(order) if not r.kind.startswith('tc')), len(order))
     runner = read(os.path.join(gdir, 'runner.txt')) or ''
+    stuck = next((i for i in range(start, len(lines)) if STUCK_LINE.search(lines[i])), None)
     if death is not None:
         why = 'the kernel died in it: ' + death_text(lines, death)
+    elif stuck is not None:
+        # The case whose kill did not take is the last to have started
+        # before the watchdog said so: its shell, stuck, holds ftracetest.
+        death = stuck
+        why = ('its processes outlived the case watchdog\'s kill, stuck in the kernel: '
+               'the watchdog ended the boot')
     elif 'killed after the' in runner:
         why = 'the guest was killed at its time limit while it ran, no oops, BUG or panic in its log'
     else:
