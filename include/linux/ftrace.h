@@ -97,13 +97,15 @@ static __always_inline struct pt_regs *ftrace_get_regs(struct ftrace_regs *fregs
  *   IPMODIFY: the callback may change the ip to return to; only one such
  *	ops may own a call site;
  *   PERMANENT: keeps running while kernel.ftrace_enabled is 0, and makes
- *	writing 0 fail with -EBUSY.
+ *	writing 0 fail with -EBUSY;
+ *   RCU: the callback runs only where RCU is watching.
  */
 #define FTRACE_OPS_FL_SAVE_REGS			0x01UL
 #define FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED	0x02UL
 #define FTRACE_OPS_FL_RECURSION			0x04UL
 #define FTRACE_OPS_FL_IPMODIFY			0x08UL
 #define FTRACE_OPS_FL_PERMANENT			0x10UL
+#define FTRACE_OPS_FL_RCU			0x20UL
 /*
  * State, set by the core while it registers the ops:
  *   DYNAMIC: the ops lives outside the kernel image; unregistering waits
@@ -276,7 +278,7 @@ static inline struct ftrace_direct_func *ftrace_find_direct_func(unsigned long a
 }
 
 #ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-static inline void arch_ftrace_set_direct_caller(struct pt_regs *regs,
+static inline void arch_ftrace_set_direct_caller(struct ftrace_regs *fregs,
 						 unsigned long addr) { }
 #endif
 

@@ -97,6 +97,15 @@ static __always_inline bool pid_ok(struct ftrace_ops *op)
 		FTRACE_PID_IGNORE;
 }
 
+/*
+ * An RCU ops' callback reads RCU-protected data; at a site where RCU is
+ * not watching (idle, early entry) it must not run at all.
+ */
+static __always_inline bool rcu_ok(struct ftrace_ops *op)
+{
+	return !(op->flags & FTRACE_OPS_FL_RCU) || rcu_is_watching();
+}
+
 /* @dead (a constant) keeps only the ops that outlive an anomaly. */
 static __always_inline void list_walk(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_regs *fregs, bool dead)
@@ -111,7 +120,7 @@ static __always_inline void list_walk(unsigned long ip, unsigned long parent_ip,
 	for_each_ftrace_op(op, ftrace_ops_list) {
 		if (dead && !ftrace_ops_outlives_death(op))
 			continue;
-		if (op->role != FTRACE_ROLE_SITES && pid_ok(op) &&
+		if (op->role != FTRACE_ROLE_SITES && pid_ok(op) && rcu_ok(op) &&
 		    __ftrace_ops_wants(op, ip))
 			ftrace_ops_callback(op)(ip, parent_ip, op, fregs);
 	}
@@ -192,7 +201,7 @@ static void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
-	if (pid_ok(op))
+	if (pid_ok(op) && rcu_ok(op))
 		ftrace_ops_callback(op)(ip, parent_ip, op, fregs);
 	ftrace_test_recursion_unlock(bit);
 }
@@ -214,7 +223,8 @@ static bool ops_pid_filtered(struct ftrace_ops *ops)
  */
 ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops)
 {
-	if (ops->flags & FTRACE_OPS_FL_RECURSION || ops_pid_filtered(ops))
+	if (ops->flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU) ||
+	    ops_pid_filtered(ops))
 		return ftrace_ops_assist_func;
 	return ftrace_ops_callback(ops);
 }

@@ -42,7 +42,6 @@ unsigned long ftrace_find_rec_direct(unsigned long ip)
 void ftrace_direct_call(unsigned long ip, unsigned long parent_ip,
 			struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
 	unsigned long addr;
 
 	/*
@@ -52,6 +51,12 @@ void ftrace_direct_call(unsigned long ip, unsigned long parent_ip,
 	preempt_disable_notrace();
 	addr = ftrace_find_rec_direct(ip);
 	preempt_enable_notrace();
-	if (addr && regs)
-		arch_ftrace_set_direct_caller(regs, addr);
+	/*
+	 * Every trampoline's frame is pt_regs-shaped, so the slot is there
+	 * even without SAVE_REGS: arm64's two trampolines both enter the
+	 * function set in it; on x86 the core puts direct sites that share
+	 * the list function on ftrace_regs_caller, which does.
+	 */
+	if (addr)
+		arch_ftrace_set_direct_caller(fregs, addr);
 }

@@ -267,7 +267,7 @@ static inline int modify_ftrace_direct_nolock(struct ftrace_ops *ops, unsigned l
 #endif
 
 #ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-static inline void arch_ftrace_set_direct_caller(struct pt_regs *regs,
+static inline void arch_ftrace_set_direct_caller(struct ftrace_regs *fregs,
 						 unsigned long addr) { }
 #endif
 
@@ -552,7 +552,6 @@ struct ftrace_ret_stack {
  * @ops: the functions this user wants (its filter, which the owner may
  *	set before registering, or share with fgraph_init_ops())
  * @private: the owner's data
- * @saved_func: the owner's entry callback while the core calls a wrapper
  * @idx: the user's index while it is registered (fgraph_reserve_data())
  */
 struct fgraph_ops {
@@ -560,15 +559,13 @@ struct fgraph_ops {
 	trace_func_graph_ret_t	retfunc;
 	struct ftrace_ops	ops;
 	void			*private;
-	trace_func_graph_ent_t	saved_func;
 	int			idx;
 };
 
 /*
- * Words an entry callback keeps for its return callback, on the call's
+ * Bytes an entry callback keeps for its return callback, on the call's
  * frame: only from @idx's own entry callback, and at most once a call.
  */
-#define FGRAPH_MAX_DATA_SIZE	(sizeof(long) * 4)
 void *fgraph_reserve_data(int idx, int size_bytes);
 void *fgraph_retrieve_data(int idx, int *size_bytes);
 /* One word per task and user, zero when the user registers. */

@@ -87,8 +87,7 @@ extern struct ftrace_ops global_ops;
  *	of the trace_array in ->private let the current task through (an ops
  *	without one yet runs everywhere).
  * SITES: never called; the ops only stands for its sites (the end of the
- *	ops list, the graph filter files' ops, the graph tracer where the
- *	arch hooks returns from its own caller).
+ *	ops list, the graph filter files' ops).
  * DIRECT: the direct calls' ops (ftrace_direct.c); its sites call their
  *	direct function, not the ops' callback.
  */
@@ -300,7 +299,11 @@ static inline void ftrace_direct_call(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *op, struct ftrace_regs *fregs) { }
 #endif
 
-/* BPF clears ->func of a registered direct ops while it rebuilds for a retry. */
+/*
+ * A direct ops' sites call their direct function; where the list walk
+ * meets one (a shared site), the core's ftrace_direct_call() finds it,
+ * whatever the owner left in ->func.
+ */
 static __always_inline ftrace_func_t ftrace_ops_callback(struct ftrace_ops *op)
 {
 	return op->role == FTRACE_ROLE_DIRECT ? ftrace_direct_call : op->func;

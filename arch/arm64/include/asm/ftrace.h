@@ -87,7 +87,7 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 /* Enter @addr on the way out, as if the site had called it. */
-#define arch_ftrace_set_direct_caller(regs, addr)	((regs)->orig_x0 = (addr))
+#define arch_ftrace_set_direct_caller(fregs, addr)	((fregs)->regs.orig_x0 = (addr))
 #endif
 
 /* Return-stack entries are found by the caller's frame pointer. */

@@ -54,7 +54,7 @@ arch_ftrace_get_regs(struct ftrace_regs *fregs)
 }
 
 /* ftrace_regs_caller "returns" into the function in orig_ax (0: none). */
-#define arch_ftrace_set_direct_caller(regs, addr)	((regs)->orig_ax = (addr))
+#define arch_ftrace_set_direct_caller(fregs, addr)	((fregs)->regs.orig_ax = (addr))
 
 /* Where both trampolines return to (livepatch redirects a call). */
 #define ftrace_regs_set_instruction_pointer(fregs, new_ip)	\
