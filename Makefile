@@ -247,7 +247,8 @@ LPDIR      := $(OUT)/livepatch
 livepatch-dir: base kernel
 	@rm -rf $(LPDIR)
 	@cp -a $(BASE_SRC)/tools/testing/selftests/livepatch $(LPDIR)
-	@if [ -d $(LPDIR)/test_modules ]; then \
+	@# 6.12's test modules build only where the arch has livepatch.
+	@if [ -d $(LPDIR)/test_modules ] && grep -q '^CONFIG_LIVEPATCH=y' $(OBJ)/.config; then \
 		$(KMAKE) M=$(LPDIR)/test_modules modules && \
 		$(CROSS_COMPILE)strip --strip-debug $(LPDIR)/test_modules/*.ko; fi
 	@for c in $(LPDIR)/test_klp-*.c; do [ ! -f $$c ] || \
