@@ -266,9 +266,8 @@ harness-selftest: deps
 # host core (shard.py: longest tests first, by the seconds measured in
 # case-costs.txt); the summary reads every guest's results.
 # What 'make check' of both arches leaves out (unless TESTS= names the
-# tests), to stay within CI's limit on a machine whose guests run twice
-# as slowly as they did (2026-11-26, fifth session: x86_64 guests 1,469
-# to 1,657 s, the arm64 ones heading past their 2,700 s limit).  Each
+# tests), to stay within CI's limit on the slower machines CI runs on,
+# where arm64 guests came near their time limit.  Each
 # arch alone ('make check ARCH=x86_64', 'make check ARCH=arm64') still
 # runs every case.
 # x86_64: upstream's checkbashisms case, 4 minutes of one guest for a
@@ -352,9 +351,9 @@ check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir 
 		"Tests:    $(if $(TESTS),$(TESTS),all ftracetest cases and livepatch kselftests)$(if $(PART), (part $(PART))), $(SHARDS) guests" \
 		"Results:  $(RESULTS)"
 
-# The long forms of the reliability cases (issue 13): the fuzzer, fault
+# The long forms of the reliability cases: the fuzzer, fault
 # injection, churn, hotplug, module cycles, graph exit, trampoline W+X,
-# with the issue's counts
+# with their full counts
 # (FH_STRESS=full; make check runs each in a short form).  One guest: on
 # ours it runs multi-threaded TCG, both vCPUs truly at once on the two host
 # cores; stock runs single-threaded (its function_graph self-test hangs

@@ -118,7 +118,7 @@ glob_rows() {
 	done
 }
 modload_rows() {
-	# Module load (item 4 of issue 14): a module of 1,000 functions
+	# Module load: a module of 1,000 functions
 	# (ftrace_bench_sites.ko, beside the bench-ops module) loaded and
 	# unloaded with no tracer, then with the function tracer on every
 	# site, which must switch the new sites on as they come.
@@ -208,10 +208,8 @@ per_call_rows() {
 		# has no ACPI: the names were empty there, and stock refused
 		# them; the bench module, keep=1): its sites are still
 		# wanted by it alone, so it should cost what it costs alone
-		# (ours had 15 per-ops trampolines until 2026-11-26: the 16th
-		# ops went through the list function; then 127 until
-		# 2026-11-30: with 200 others, the function tracer's is a
-		# slot a record names only as "far").  With one other ops:
+		# (with 200 others, the function tracer's is a slot that a
+		# record names only as "far").  With one other ops:
 		# dd_function_own above.
 		for k in 15 100 200; do
 			[ -f "${FH_BENCH_OPS:-}" ] || break
