@@ -23,7 +23,6 @@
 #include <asm/sections.h>
 #include <asm/tlbflush.h>
 
-
 /* What both trampolines call for a site whose slot word is the NOP. */
 ftrace_func_t ftrace_caller_func = ftrace_stub;
 
