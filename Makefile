@@ -239,6 +239,7 @@ ftracetest-dir: base
 			cp -a $$d/tools/testing/selftests/ftrace/. $(OUT)/ftracetest/; done
 	@patch -s -p1 -d $(OUT)/ftracetest < $(call HDATA,ftracetest-instance-reset.patch)
 	@patch -s -p1 -d $(OUT)/ftracetest < $(call HDATA,ftracetest-reset-once.patch)
+	@patch -s -p1 -d $(OUT)/ftracetest < $(call HDATA,ftracetest-profiler-reset.patch)
 
 # The base's livepatch kselftests (run by the guest job after ftracetest).
 # A base whose kselftests bring their own test modules (test_modules/,
