@@ -115,6 +115,15 @@ dump() { # pid: one process of the stuck case
 	cat "/proc/$1/stack" 2>/dev/null
 }
 
+# Says why on the console, gives the line two seconds to get out, then
+# reboots (QEMU leaves on it).
+end_boot() {
+	echo "harness: $1: ending this boot, the host boots again with the cases left"
+	read -r -t 2 -u "$idle" _
+	echo b > "$sysrq"
+	exit 0
+}
+
 # Ends the boot if the kernel died since the job started.
 end_if_died() {
 	local t
@@ -122,10 +131,7 @@ end_if_died() {
 	[ -n "${FH_TAINT_START:-}" ] || return 0
 	read -r t < "$tainted"
 	[ $((t & 128)) -ne 0 ] && [ $((FH_TAINT_START & 128)) -eq 0 ] || return 0
-	echo "harness: the kernel died (taint $t) while case $n ($name) ran: ending this boot, the host boots again with the cases left"
-	read -r -t 2 -u "$idle" _
-	echo b > "$sysrq"
-	exit 0
+	end_boot "the kernel died (taint $t) while case $n ($name) ran"
 }
 
 # Ends the boot if a process of the case stopped at $killed_at is still
@@ -145,10 +151,7 @@ end_if_stuck() {
 	done
 	killed=''
 	[ -n "$left" ] || return 0
-	echo "harness: case $killed_n ($killed_name) is stuck in the kernel: pids$left outlived the kill by ${grace}s: ending this boot, the host boots again with the cases left"
-	read -r -t 2 -u "$idle" _
-	echo b > "$sysrq"
-	exit 0
+	end_boot "case $killed_n ($killed_name) is stuck in the kernel: pids$left outlived the kill by ${grace}s"
 }
 
 cur='' name='' t0=0 limit=0 n=0 up=0 killed='' killed_at=0 killed_n='' killed_name=''
