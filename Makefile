@@ -50,6 +50,8 @@
 #                  cost, at least 600 s (default 3, 24 under DEBUG=1; 0: never;
 #                  under DEBUG=1 a case listed in case-costs-debug.txt gets 3
 #                  times its cost there)
+#   KEXEC=1|0      make check: end the last guest with the kexec step
+#                  (default 1 on BASE=6.12 without TESTS or DEBUG)
 #   SHARDS=N       make check: guests that share the suites, all at once
 #                  (default 2, one per host core)
 #   ROUNDS=N       make bench: times each figure is taken per boot (default 5)
@@ -333,13 +335,18 @@ CASE_OWN   := $(if $(DEBUGSUF),$(wildcard $(call HDATA,case-costs-debug$(ARCHSUF
 # checkers find.
 KNOWN      := $(call HDATA,known-failures/$(VARIANT)$(ARCHSUF).txt) \
               $(if $(DEBUGSUF),$(wildcard $(call HDATA,known-failures/$(VARIANT)$(ARCHSUF)-debug.txt)))
+# KEXEC=1: the last guest ends with the kexec step (kexec-step.sh): its
+# kernel boots itself again with kexec, the function tracer on every
+# function.  On by default for a whole run on 6.12, not under DEBUG=1
+# (kmemleak's scan comes after the step) or make stress.
+KEXEC      ?= $(if $(PORT),$(if $(DEBUGSUF)$(TESTS),,1))
 check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir livepatch-dir
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
 	@[ -z "$(strip $(SKIP))" ] || echo "check: not run ($(ARCH), SKIP; make check ARCH=$(ARCH) runs what make check of both arches leaves out): $(strip $(SKIP))"
 	@$(HARNESS)/host/shard.py $(if $(SKIP),--skip "$(SKIP)") $(if $(PART),--part $(PART)) $(SHARDS) $(call HDATA,case-costs$(ARCHSUF).txt) $(OUT)/ftracetest \
 		$(OUT)/livepatch $(TESTS) > $(RESULTS)/shards.txt
 	@FH_TOOLS=$(GTOOLS) FH_CASE_COSTS=$(call HDATA,case-costs$(ARCHSUF).txt) FH_CASE_SCALE=$(CASE_SCALE) \
-		$(if $(CASE_OWN),FH_CASE_OWN_COSTS=$(CASE_OWN) FH_CASE_OWN_SCALE=3) \
+		FH_KEXEC=$(if $(filter 1,$(KEXEC)),1,0) $(if $(CASE_OWN),FH_CASE_OWN_COSTS=$(CASE_OWN) FH_CASE_OWN_SCALE=3) \
 		$(PHASE) guest $(HARNESS)/host/check-guests.sh $(RESULTS)/shards.txt \
 		$(RESULTS) $(OUT)/$(KIMAGE) $(OUT)/modules $(TIMEOUT) \
 		$(OUT)/ftracetest $(OUT)/livepatch || true
@@ -349,7 +356,7 @@ check-arch: harness-selftest kernel test-mods guest-tools rootfs ftracetest-dir 
 		$(RESULTS)/known-failures.txt $(OUT)/ftracetest \
 		"Variant:  $(VARIANT)$(if $(DEBUGSUF), (DEBUG=1: KASAN, kmemleak, debug objects, W+X))" "Base:     $$(cat $(BASEDIR)/VERSION)" \
 		"Kernel:   $$(cat $(OBJ)/include/config/kernel.release)" \
-		"Tests:    $(if $(TESTS),$(TESTS),all ftracetest cases and livepatch kselftests)$(if $(PART), (part $(PART))), $(SHARDS) guests" \
+		"Tests:    $(if $(TESTS),$(TESTS),all ftracetest cases and livepatch kselftests)$(if $(PART), (part $(PART))), $(SHARDS) guests$(if $(filter 1,$(KEXEC)), and the kexec step)" \
 		"Results:  $(RESULTS)"
 
 # The long forms of the reliability cases: the fuzzer, fault
@@ -372,7 +379,7 @@ STRESS_TESTS := $(sort $(patsubst $(TOP)/tools/testing/selftests/ftrace/test.d/%
 		$(TOP)/tools/testing/selftests/ftrace/test.d/ftrace/tramp-wx.tc)))
 stress: qemu-bpo
 	@FH_QEMU_DIR=$(QEMU_BPO)/usr/bin FH_STRESS=full FH_TCG_THREAD=$(if $(filter ours,$(VARIANT)),multi,single) \
-		$(MAKE) --no-print-directory check-arch SHARDS=1 CASE_SCALE=0 \
+		$(MAKE) --no-print-directory check-arch SHARDS=1 CASE_SCALE=0 KEXEC=0 \
 		TIMEOUT=$(if $(filter file,$(origin TIMEOUT)),10800,$(TIMEOUT)) \
 		RESULTS=$(OUT)/results-stress TESTS="$(if $(TESTS),$(TESTS),$(STRESS_TESTS))"
 

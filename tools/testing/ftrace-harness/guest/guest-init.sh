@@ -88,6 +88,10 @@ if [ -n "$FH_MODULES" ] && [ -d "$moddir" ]; then
 	mount --bind "$moddir" /lib/modules || say "cannot bind $moddir on /lib/modules"
 fi
 
+# Where this boot's kernel text begins: with KASLR the host's look at a
+# hung guest (hang-dump.sh, stale-watch.sh) moves vmlinux's symbols there.
+awk '$3 == "_text" { print $1; exit }' /proc/kallsyms > "$OUT/kernel-text.txt"
+
 ip link set lo up || say "cannot bring up lo"
 hostname ftrace-guest 2>/dev/null
 

@@ -8,6 +8,8 @@
 #                  its share (shard.py); 'none': neither (a boot for
 #                  last.d alone)
 #   FH_LAST        1: also run the cases of last.d (one guest of a run does)
+#   FH_KEXEC       1: then kexec into FH_KEXEC_KERNEL (kexec-step.sh; one
+#                  guest of a run does)
 #   FH_CASE_COSTS, FH_CASE_SCALE, FH_CASE_OWN_COSTS, FH_CASE_OWN_SCALE
 #                  case-watchdog.sh's limit for one case: SCALE times its
 #                  cost in the COSTS file (0: none), or OWN_SCALE times its
@@ -35,7 +37,16 @@ export FH_LOGSCAN
 rm -rf /tmp/ftracetest
 cp -a "$FH_FTRACETEST" /tmp/ftracetest
 cd /tmp/ftracetest || exit 1
-dmesg > "$out/dmesg-boot.txt"
+# The kernel that kexec-step.sh's kexec -e booted runs the job again:
+# the step's other half, then what the job had left (last.d).
+kexec_after=0
+grep -qw fh_kexec=after /proc/cmdline && kexec_after=1
+if [ $kexec_after = 1 ]; then
+	dmesg > "$out/dmesg-kexec-boot.txt"
+	FH_LIVEPATCH=
+else
+	dmesg > "$out/dmesg-boot.txt"
+fi
 read -r FH_TAINT_START < /proc/sys/kernel/tainted
 export FH_TAINT_START
 # The start line of each case, from ftracetest's run_test once the case
@@ -83,7 +94,7 @@ for t in $FH_TESTS; do
 	*) tests+=("test.d/$t") ;;
 	esac
 done
-if [ -z "$FH_TESTS" ] || [ ${#tests[@]} -gt 0 ]; then
+if [ $kexec_after = 0 ] && { [ -z "$FH_TESTS" ] || [ ${#tests[@]} -gt 0 ]; }; then
 	if [ ${#tests[@]} -gt 0 ]; then
 		echo "harness: ftracetest: ${#tests[@]} cases of test.d"
 	else
@@ -161,6 +172,18 @@ elif [ -n "$FH_LIVEPATCH" ] && { [ -z "$FH_TESTS" ] || [ ${#lp_tests[@]} -gt 0 ]
 	printf '\n# of passed:  %d\n# of failed:  %d\n# of unsupported:  %d\n' \
 		$pass $fail $skip >> "$out/livepatch.txt"
 	cd /tmp/ftracetest || exit 1
+fi
+
+# FH_KEXEC=1: the kernel boots itself again with kexec, the function
+# tracer on every function (FH_KEXEC_KERNEL: the image), before last.d,
+# which leaves function tracing dead.  kexec-step.sh returns only when
+# kexec -e did not happen.
+if [ $kexec_after = 1 ]; then
+	"$(dirname "${BASH_SOURCE[0]}")/kexec-step.sh" after "$out"
+elif [ "${FH_KEXEC:-0}" = 1 ]; then
+	end_if_died "before kexec"
+	dmesg > "$out/dmesg-before-kexec.txt"
+	"$(dirname "${BASH_SOURCE[0]}")/kexec-step.sh" go "$FH_KEXEC_KERNEL" "$out"
 fi
 
 # Last, because it leaves function tracing dead until reboot: the cases

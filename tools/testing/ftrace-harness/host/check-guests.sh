@@ -14,6 +14,9 @@
 # others boot with 'kprobe_event=' (an empty list of boot-time kprobe
 # events), whose side effect is to skip the tracer and event self-tests:
 # they would only repeat the first guest's, at three minutes a boot.
+# With FH_KEXEC=1 the last guest ends its job with the kexec step
+# (kexec-step.sh): its kernel boots itself again, the function tracer on
+# every function, and the kernel it boots finishes the job.
 #
 # A guest whose kernel dies in a test (an oops, BUG or panic; a case
 # stuck in the kernel after the case watchdog's kill; a hang until the
@@ -39,11 +42,11 @@ case $extra_boots in
 ''|*[!0-9]*) echo "check-guests.sh: FH_EXTRA_BOOTS=$extra_boots: a number of boots" >&2; exit 2 ;;
 esac
 
-# write_job FILE TESTS LAST: a boot's job, its share and whether it runs
-# last.d, then job-check.sh.
+# write_job FILE TESTS LAST KEXEC: a boot's job, its share, whether it
+# runs last.d and the kexec step, then job-check.sh.
 write_job() {
-	printf 'FH_FTRACETEST=%s\nFH_LIVEPATCH=%s\nFH_TESTS="%s"\nFH_LAST=%s\n' \
-		"$ftdir" "$lpdir" "$2" "$3" > "$1"
+	printf 'FH_FTRACETEST=%s\nFH_LIVEPATCH=%s\nFH_TESTS="%s"\nFH_LAST=%s\nFH_KEXEC=%s\nFH_KEXEC_KERNEL=%s\n' \
+		"$ftdir" "$lpdir" "$2" "$3" "$4" "$kernel" > "$1"
 	# What our cases read (FH_TOOLS: guest-tools' programs; FH_STRESS:
 	# full for make stress's counts, else CI's short form).
 	# FH_CASE_*: case-watchdog.sh's limit per case.  FH_FUZZ_TIME_LIMIT:
@@ -56,16 +59,17 @@ write_job() {
 		"$(cd "$here/../guest" && pwd)/job-check.sh" >> "$1"
 }
 
-# run_guest N SHARE FIRST: guest N's boots, one after the other, until
-# one gets to the end of what it was given or no boot is left.  Status 1
-# when any of them failed.
+# run_guest N SHARE FIRST KEXEC: guest N's boots, one after the other,
+# until one gets to the end of what it was given or no boot is left.
+# The kexec step is tried once: a boot that got to it (kexec-go.txt)
+# leaves it out of the boots after.  Status 1 when any of them failed.
 run_guest() {
-	local n=$1 todo=$2 first=$3 last=$3 boot=1 dir=$results/guest$1 extra next st why rc=0
+	local n=$1 todo=$2 first=$3 last=$3 kexec=$4 boot=1 dir=$results/guest$1 extra next st why rc=0
 
 	# Nothing of an earlier run may be read as one of this guest's boots.
 	rm -rf "$dir".boot*
 	while :; do
-		write_job "$dir.job" "$todo" "$last"
+		write_job "$dir.job" "$todo" "$last" "$kexec"
 		extra=${FH_KCMDLINE:-}
 		[ "$first" -eq 1 ] && [ $boot -eq 1 ] || extra="$extra kprobe_event="
 		FH_KCMDLINE=$extra "$here/qemu-run.sh" -k "$kernel" -m "$modules" \
@@ -87,6 +91,7 @@ run_guest() {
 		fi
 		todo=$(sed -n 1p <<< "$next")
 		last=$(sed -n 2p <<< "$next")
+		[ ! -f "$dir/kexec-go.txt" ] || kexec=0
 		boot=$((boot + 1))
 		dir=$results/guest$n.boot$boot
 		echo "check-guests.sh: guest $n, boot $((boot - 1)): $why"
@@ -97,14 +102,18 @@ run_guest() {
 }
 
 mkdir -p "$results"
+# FH_KEXEC=1: the last guest ends its job with the kexec step.
+kexec_guest=0
+[ "${FH_KEXEC:-0}" != 1 ] || kexec_guest=$(grep -n . "$shards" | tail -n 1 | cut -d: -f1)
 n=0 first=1
 pids=()
 while IFS= read -r share || [ -n "$share" ]; do
 	n=$((n + 1))
 	[ -n "$share" ] || continue
+	kexec=$([ $n = "$kexec_guest" ] && echo 1 || echo 0)
 	echo "check-guests.sh: guest $n: $(echo "$share" | wc -w) tests$([ $first -eq 1 ] &&
-		echo ', boot self-tests, last.d')"
-	run_guest $n "$share" $first < /dev/null 2>&1 | sed -u "s/^/g$n| /" &
+		echo ', boot self-tests, last.d')$([ $kexec = 1 ] && echo ', kexec')"
+	run_guest $n "$share" $first $kexec < /dev/null 2>&1 | sed -u "s/^/g$n| /" &
 	pids+=($!)
 	first=0
 done < "$shards"

@@ -33,6 +33,7 @@ ccache ccache
 gdb-multiarch gdb-multiarch
 bpftrace bpftrace
 perf linux-perf
+/usr/sbin/kexec kexec-tools
 /usr/include/gelf.h libelf-dev
 /usr/lib/x86_64-linux-gnu/libc.a libc6-dev
 /usr/include/openssl/opensslv.h libssl-dev

@@ -206,7 +206,7 @@ run_guest() {
 	if [ -n "$hangdir" ] && [ "$arch" = x86_64 ] && [ "$tcg" = multi ] &&
 	   [ "$accel_name" != kvm ] && [ "${FH_STALE_WATCH:-1}" = 1 ]; then
 		"$here/stale-watch.sh" "$hangdir/gdb.sock" "$(dirname "$vmlinux")/System.map" \
-			"$out/stale-watch.txt" < /dev/null > /dev/null 2>&1 &
+			"$out/stale-watch.txt" "$out/kernel-text.txt" < /dev/null > /dev/null 2>&1 &
 		watcher=$!
 	fi
 	start=$(date +%s)
@@ -222,6 +222,7 @@ run_guest() {
 			sleep 10
 		  fi
 		  "$here/hang-dump.sh" "$hangdir/gdb.sock" "$vmlinux" "$out/hang-dump.txt" \
+			"$out/kernel-text.txt" \
 			> "$out/hang-stale.txt"
 		) < /dev/null > /dev/null 2>&1 &
 		dumper=$!
@@ -285,7 +286,11 @@ fi
 fail=0
 # guest-init.sh's last line: the kernel's taint after the job (D, died,
 # and B, bad page, fail; summarize.py judges the same for make check).
-taint=$(grep -a -o 'fh-taint: [0-9]*' "$out/console.log" 2>/dev/null | tail -n 1 | cut -d' ' -f2)
+# After the kexec step the console has two kernels' lines: any counts.
+taint=
+for t in $(grep -a -o 'fh-taint: [0-9]*' "$out/console.log" 2>/dev/null | cut -d' ' -f2); do
+	taint=$((${taint:-0} | t))
+done
 if [ -z "$taint" ]; then
 	echo "qemu-run.sh: FAIL: the guest printed no fh-taint line (it did not end its job)"
 	fail=1
@@ -306,7 +311,7 @@ if [ ! -f "$out/job.status" ]; then
 	echo "qemu-run.sh: FAIL: guest did not finish its job" | tee -a "$out/runner.txt"
 	fail=1
 fi
-"$harness/report/logscan.sh" "$out/console.log" "$out/dmesg.txt" > "$out/log-problems.txt"
+"$harness/report/logscan.sh" "$out/console.log" "$out/dmesg-before-kexec.txt" "$out/dmesg.txt" > "$out/log-problems.txt"
 scan=$?
 if [ $scan -gt 1 ]; then
 	echo "qemu-run.sh: FAIL: logscan.sh failed ($scan)" | tee -a "$out/runner.txt"

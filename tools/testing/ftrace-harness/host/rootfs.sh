@@ -26,10 +26,12 @@ esac
 
 # The guest's userland: a shell for the harness and ftracetest (bash,
 # dash as /bin/sh), the tools the test cases call, kmod for modprobe,
-# ping for the inter-event cases, and the clients our cases drive as users
-# do: trace-cmd, bpftrace (BPF trampolines) and perf.
+# ping for the inter-event cases, the clients our cases drive as users
+# do: trace-cmd, bpftrace (BPF trampolines) and perf, and kexec-tools for
+# the kexec step.
 pkgs="bash dash coreutils grep sed gawk findutils diffutils util-linux mount
-procps iproute2 iputils-ping kmod busybox-static trace-cmd bpftrace linux-perf"
+procps iproute2 iputils-ping kmod busybox-static trace-cmd bpftrace linux-perf
+kexec-tools"
 stamp="$arch|$top|$(echo $pkgs)|3"
 # DIR/fh-init, the guest's PID 1: it runs the harness's guest/guest-init.sh.
 write_init() {

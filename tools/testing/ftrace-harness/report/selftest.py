@@ -573,6 +573,31 @@ def test_hang_dump():
                   (0, '', 3, 3, 3, False))
 
 
+def test_kernel_offset():
+    """kernel-offset.sh: the distance KASLR moved _text, as gdb takes it;
+    nothing when the guest hid its addresses or wrote none."""
+    with tempfile.TemporaryDirectory() as d:
+        smap = os.path.join(d, 'System.map')
+        text = os.path.join(d, 'kernel-text.txt')
+        with open(smap, 'w') as f:
+            f.write('ffffffff81000000 T _stext\nffffffff81000000 T _text\n')
+
+        def offset(runtime):
+            if runtime is None:
+                if os.path.exists(text):
+                    os.unlink(text)
+            else:
+                with open(text, 'w') as f:
+                    f.write(runtime + '\n')
+            p = subprocess.run([os.path.join(HOST, 'kernel-offset.sh'),
+                                smap, text], capture_output=True, text=True)
+            return p.returncode, p.stdout.strip()
+        check('kernel-offset: moved',
+              [offset('ffffffffa9000000'), offset('ffffffff81000000'),
+               offset('0000000000000000'), offset(None), offset('zz')],
+              [(0, '0x28000000'), (0, '0x0'), (0, ''), (0, ''), (0, '')])
+
+
 def test_stale_watch():
     """stale-watch.sh: without a System.map it says so and stops; against
     a real stub (a QEMU running its firmware) it looks, finds no int3 at
@@ -715,9 +740,24 @@ def test_audit():
     audit('W taint alone passes (the log scan judges warnings)',
           {'console.log': 'fh-taint: 512\r\n'}, want_rc=0,
           expect=['15 passed, 0 failed, 9 skipped'])
-    audit('the last fh-taint line counts',
+    audit('every fh-taint line counts (the kexec step leaves one per kernel)',
           {'console.log': 'fh-taint: 0\r\nfh-taint: 160\r\n'},
           expect=['tainted 160: D (died), B (bad page)'])
+    audit('a D taint before kexec fails, though the next kernel is clean',
+          {'console.log': 'fh-taint: 128\r\nfh-taint: 0\r\n'},
+          expect=['tainted 128: D (died)'])
+    # The kexec step: its result counts, and a job that asked for it
+    # must have one.
+    kexec = '[1] kexec -e boots the same kernel\t[%s]\n\n# of passed:  %d\n# of failed:  %d\n'
+    audit('the kexec step\'s PASS counts', {'job.sh': 'FH_KEXEC=1\n',
+          'kexec.txt': kexec % ('PASS', 1, 0)}, want_rc=0,
+          expect=['16 passed, 0 failed, 9 skipped'])
+    audit('the kexec step\'s FAIL fails', {'job.sh': 'FH_KEXEC=1\n',
+          'kexec.txt': kexec % ('FAIL', 0, 1)},
+          expect=['kexec: kexec -e boots the same kernel'])
+    audit('a job that asked for the kexec step and has no result fails',
+          {'job.sh': 'FH_KEXEC=1\n'},
+          expect=['asked for the kexec step and no boot left its result'])
     audit('a missing taint line fails', {'console.log': 'harness-guest: job exited\r\n'},
           expect=['no "fh-taint: N" line'])
     audit('a guest that died before its taint line fails for both',
@@ -1101,6 +1141,18 @@ def test_crash():
             crash_results([('c', 'PASS'), ('d', 'PASS')]), starts('c', 'd')))
         check('crash: remaining.py: a boot that finished: no more',
               remaining(os.path.join(d, 'guest1.boot2'), d)[0], 1)
+        # Died in the kexec step, after its tests: last.d is left.
+        crash_tree(d, last=True)
+        gk = crash_boot(d, 'guestk', 'ab', {
+            'console.log': JOB_START + starts('a', 'b') +
+            '[   3.000000] ftrace-harness: start harness 1 kexec\n',
+            'ftracetest.txt': crash_results([('a', 'PASS'), ('b', 'PASS')])}, last=1)
+        got = remaining(gk, d)
+        check('crash: remaining.py: died in the kexec step: last.d is left',
+              (got[0], got[1][:2], got[1][2].startswith("died: it died in the harness's kexec step")),
+              (0, ['none', '1'], True))
+        shutil.rmtree(gk)
+        shutil.rmtree(os.path.join(d, 'last.d'))
         p = summarize_proc(d, BOOT_NONPASS)
         table = [l for l in p.stdout.splitlines() if re.match(r'^\S+ +ftracetest: crash', l)]
         check('crash: died in case 2 of 4: CRASH, the rest from the next boot',
@@ -1468,6 +1520,7 @@ test_watchdog()
 test_watchdog_death()
 test_watchdog_stuck()
 test_hang_dump()
+test_kernel_offset()
 test_stale_watch()
 test_bench_report()
 test_audit()

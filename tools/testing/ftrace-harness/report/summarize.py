@@ -45,6 +45,8 @@ comment line).  FH_VARIANT and FH_ARCH (ours/stock, x86_64/arm64) choose
 the lines of expected-kunit.txt that apply.
 """
 import collections
+import functools
+import operator
 import os
 import re
 import sys
@@ -375,10 +377,10 @@ TAINT_LINE = re.compile(r'fh-taint: (\d+)')
 
 
 def guest_taint(gdir):
-    """None when the guest's console has no fh-taint line, else the value
-    of its last one."""
+    """None when the guest's console has no fh-taint line, else the flags
+    of all of them (the kexec step leaves one per kernel)."""
     found = TAINT_LINE.findall(read(os.path.join(gdir, 'console.log')) or '')
-    return int(found[-1]) if found else None
+    return functools.reduce(operator.or_, map(int, found)) if found else None
 
 
 def kunit_suites(dmesg):
@@ -488,6 +490,12 @@ def guest_boots(gdir, out):
         if m and os.path.isdir(os.path.join(parent, d)):
             more.append((int(m.group(1)), os.path.join(parent, d)))
     return [gdir] + [d for _, d in sorted(more)]
+
+
+def job_setting(gdir, name):
+    """The value of @name in a boot's job.sh, or None."""
+    m = re.search(r'^%s=(\S*)$' % name, read(os.path.join(gdir, 'job.sh')) or '', re.M)
+    return m.group(1) if m else None
 
 
 def job_tests(gdir):
@@ -699,6 +707,12 @@ def boot_end(gdir, order, got):
             key = ('tc', key[1])
             return (ft_end, order[pos[key]]) if key in pos else None
         return (pos[key], order[pos[key]]) if key in pos else None
+    if before and before[-1][0] == 'harness':
+        # A step of the job after the tests (the kexec step): the tests
+        # that had not run yet are left.
+        i = next((i for i, r in enumerate(order) if run_key(r) not in got), len(order))
+        return BootEnd(True, True, i, None,
+                       'it died in the harness\'s %s step: %s' % (before[-1][1], why))
     placed = place(before[-1]) if before else None
     if placed:
         at, run = placed
@@ -941,11 +955,18 @@ def guest_results(boots, first, requires, ftdir):
         # kmemleak.txt: the DEBUG=1 kernel's leak scan after the suites,
         # one result per guest (named with the guest), from the boot that
         # got to the end of the job.
-        text = read(os.path.join(b, 'kmemleak.txt'))
-        if text is not None:
-            ft, ft_problems = ftracetest_run(text, {}, 'kmemleak scan', 'kmemleak')
-            results += [(s, n + gtag, r, w) for s, n, r, w in ft]
-            problems += [p + tag for p in ft_problems]
+        # kexec.txt: the kexec step's result (kexec-step.sh), likewise.
+        for fn, what, suite in (('kmemleak.txt', 'kmemleak scan', 'kmemleak'),
+                                ('kexec.txt', 'kexec step', 'kexec')):
+            text = read(os.path.join(b, fn))
+            if text is not None:
+                ft, ft_problems = ftracetest_run(text, {}, what, suite)
+                results += [(s, n + gtag, r, w) for s, n, r, w in ft]
+                problems += [p + tag for p in ft_problems]
+    if (any(job_setting(b, 'FH_KEXEC') == '1' for b in boots) and
+            not any(os.path.exists(os.path.join(b, 'kexec.txt')) for b in boots)):
+        problems.append('the job asked for the kexec step and no boot left its '
+                        'result (kexec.txt)' + gtag)
     if chain:
         results += share
     return results, problems, crashes, excusable
