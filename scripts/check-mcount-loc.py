@@ -32,6 +32,8 @@ from the R_AARCH64_RELATIVE relocations that fill it; a module's is
 __patchable_function_entries.  With a slot word (M > 0) vmlinux went
 through 'recordmcount -V': each live entry opens with "mov x9, x30" and a
 NOP, the table is sorted and padded, and no record may point at a dead body.
+Stock's CALL_OPS entries (M > 0, no ftrace_slot_calls in vmlinux) keep
+their NOPs, and its sorttable zeroed the dead weak bodies' records.
 
 x86_64 where the build's sorttable zeroed the records of the calls that
 open no function (bodies of overridden weak functions, which lost their
@@ -364,6 +366,12 @@ def config_has(option, default):
         return default
 
 
+def has_symbol(nm, path, name):
+    """Whether PATH defines the symbol NAME."""
+    return any(line.split()[-1:] == [name]
+               for line in run([nm, '--defined-only', path]).splitlines())
+
+
 def buildtime_sort():
     return config_has('BUILDTIME_MCOUNT_SORT', True)
 
@@ -431,10 +439,16 @@ def main(argv):
                   'expected two NOPs in each function' % (total, prefix))
             return 1
     # A slot word before each function means 'recordmcount -V' prepared
-    # vmlinux's sites.
-    prepared = arm64 and prefix > 0
+    # vmlinux's sites; stock's CALL_OPS entries (an ops literal there)
+    # keep their NOPs, and its sorttable zeroes dead weak records.
+    prepared = arm64 and prefix > 0 and has_symbol(tool['nm'], argv[0],
+                                                   'ftrace_slot_calls')
     if prepared:
         table = strip_padding(table)
+    elif arm64 and table.count(0):
+        print('  MCOUNT  vmlinux: %d records of dead weak bodies zeroed at '
+              'build' % table.count(0))
+        table = [a for a in table if a]
     if (buildtime_sort() or prepared) and table != sorted(table):
         print('  MCOUNT  vmlinux: table not sorted')
         ok = False
