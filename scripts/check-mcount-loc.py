@@ -32,8 +32,8 @@ from the R_AARCH64_RELATIVE relocations that fill it; a module's is
 __patchable_function_entries.  With a slot word (M > 0) vmlinux went
 through 'recordmcount -V': each live entry opens with "mov x9, x30" and a
 NOP, the table is sorted and padded, and no record may point at a dead body.
-Stock's CALL_OPS entries (M > 0, no ftrace_slot_calls in vmlinux) keep
-their NOPs, and its sorttable zeroed the dead weak bodies' records.
+CALL_OPS entries (M > 0, no ftrace_slot_calls in vmlinux) keep their
+NOPs, and the build's sorttable zeroed the dead weak bodies' records.
 
 x86_64 where the build's sorttable zeroed the records of the calls that
 open no function (bodies of overridden weak functions, which lost their
@@ -44,6 +44,7 @@ on it (BUILDTIME_MCOUNT_SORT in ./.config, or arm64 with a slot word).
 Prints one line per file and exits 1 on any difference, listing the first
 few addresses.
 """
+import functools
 import os
 import re
 import struct
@@ -88,13 +89,20 @@ def relative_relocs(data):
     return vals
 
 
-def vmlinux_table(path, nm, arch):
-    data = open(path, 'rb').read()
+@functools.lru_cache(maxsize=None)
+def symbols(nm, path):
+    """Name -> address of each symbol PATH defines (one nm run per file)."""
     syms = {}
     for line in run([nm, path]).splitlines():
         f = line.split()
-        if len(f) == 3 and f[2] in ('__start_mcount_loc', '__stop_mcount_loc'):
+        if len(f) == 3:
             syms[f[2]] = int(f[0], 16)
+    return syms
+
+
+def vmlinux_table(path, nm, arch):
+    data = open(path, 'rb').read()
+    syms = symbols(nm, path)
     start, stop = syms['__start_mcount_loc'], syms['__stop_mcount_loc']
     if arch == 'arm64':
         vals = relative_relocs(data)
@@ -366,10 +374,14 @@ def config_has(option, default):
         return default
 
 
-def has_symbol(nm, path, name):
-    """Whether PATH defines the symbol NAME."""
-    return any(line.split()[-1:] == [name]
-               for line in run([nm, '--defined-only', path]).splitlines())
+def drop_zeroed(table):
+    """TABLE without the records the build's sorttable zeroed (those of
+    dead weak bodies), saying how many there were."""
+    zeros = table.count(0)
+    if zeros:
+        print('  MCOUNT  vmlinux: %d records of dead weak bodies zeroed at '
+              'build' % zeros)
+    return [a for a in table if a]
 
 
 def buildtime_sort():
@@ -439,16 +451,14 @@ def main(argv):
                   'expected two NOPs in each function' % (total, prefix))
             return 1
     # A slot word before each function means 'recordmcount -V' prepared
-    # vmlinux's sites; stock's CALL_OPS entries (an ops literal there)
-    # keep their NOPs, and its sorttable zeroes dead weak records.
-    prepared = arm64 and prefix > 0 and has_symbol(tool['nm'], argv[0],
-                                                   'ftrace_slot_calls')
+    # vmlinux's sites; CALL_OPS entries (an ops literal there, and no
+    # ftrace_slot_calls) keep their NOPs.
+    prepared = (arm64 and prefix > 0 and
+                'ftrace_slot_calls' in symbols(tool['nm'], argv[0]))
     if prepared:
         table = strip_padding(table)
-    elif arm64 and table.count(0):
-        print('  MCOUNT  vmlinux: %d records of dead weak bodies zeroed at '
-              'build' % table.count(0))
-        table = [a for a in table if a]
+    elif arm64:
+        table = drop_zeroed(table)
     if (buildtime_sort() or prepared) and table != sorted(table):
         print('  MCOUNT  vmlinux: table not sorted')
         ok = False
@@ -460,11 +470,7 @@ def main(argv):
         if nops:
             table = strip_padding(table)
         if compiler_nops():
-            zeros = table.count(0)
-            table = [a for a in table if a]
-            if zeros:
-                print('  MCOUNT  vmlinux: %d records of dead weak bodies '
-                      'zeroed at build' % zeros)
+            table = drop_zeroed(table)
         calls, left, entries = vmlinux_sites(argv[0], tool['objdump'], nops)
         ok &= no_calls_left('vmlinux', left, hex)
         if not nops:
