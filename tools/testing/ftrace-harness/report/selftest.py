@@ -125,6 +125,10 @@ def test_parsers():
     check('boot: no verdict borrowed from an unrelated line',
           boot.get('tracer wakeup_rt'), 'FAIL')
     check('boot: verdict after an unrelated line', boot.get('tracer wakeup_dl'), 'PASS')
+    check('boot: an arch-support note is not part of the name',
+          summarize.boot_selftests(
+              '[ 9.5] Testing ftrace regs(no arch support): PASSED\n'),
+          [('boot', 'ftrace regs', 'PASS', 'no arch support')])
     check('ktap: plans match', summarize.ktap_plan_problems(DMESG), [])
     check('ktap: missing suite result',
           len(summarize.ktap_plan_problems(DMESG.replace('ok 2 ftrace_hash', 'ok'))), 1)
