@@ -404,7 +404,7 @@ CONFORMANCE := $(or $(PORT),$(TOP))/tools/testing/selftests/ftrace/test.d/ftrace
 GOLDEN     := stock$(if $(filter arm64,$(ARCH)),-aarch64).txt
 conformance-golden:
 	@[ $(VARIANT) = stock ] || { echo "conformance-golden: run it with STOCK=1" >&2; exit 1; }
-	@$(MAKE) --no-print-directory check TESTS=ftrace/func-conformance.tc || true
+	@$(MAKE) --no-print-directory check TESTS=ftrace/func-conformance.tc SHARDS=1 || true
 	@[ -s $(OUT)/results/guest1/conformance.txt ] || \
 		{ echo "conformance-golden: the guest wrote no transcript" >&2; exit 1; }
 	@mkdir -p $(CONFORMANCE) && cp $(OUT)/results/guest1/conformance.txt $(CONFORMANCE)/$(GOLDEN)
