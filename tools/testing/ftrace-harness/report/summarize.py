@@ -104,6 +104,7 @@ def boot_selftests(dmesg):
         # 'ftrace regs(no arch support)': the same test, in the form that
         # checks an arch without saved regs refuses them.
         name, _, note = m.group(1).partition('(')
+        name = name.rstrip()
         note = note.rstrip(')')
         seen[name] = seen.get(name, 0) + 1
         if seen[name] > 1:      # the event suite runs twice
